@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Block-layer policy modules on top of hooks.patch.
+#
+#   make run     build, boot the guest, demonstrate each policy
+#   make check   build, host checks, all guest selftests (TAP)
+#   make shell   interactive root shell in the guest
+#   make bench   benchmarks, results/bench.json
+#
+# Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
+# debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
+# filter, a shell glob), VM_ACCEL (kvm|tcg, default: probed).
+
+KCACHE ?= $(HOME)/.cache/blkpolicy
+DEBUG ?= 0
+JOBS ?= $(shell nproc)
+TESTS ?= *
+export KCACHE JOBS
+
+ifeq ($(filter $(DEBUG),0 1),)
+$(error DEBUG must be 0 or 1, not '$(DEBUG)')
+endif
+ifeq ($(shell echo '$(JOBS)' | grep -Ex '[1-9][0-9]*'),)
+$(error JOBS must be a positive number, not '$(JOBS)')
+endif
+
+ifeq ($(DEBUG),1)
+VARIANT := hooks-debug
+FRAGMENTS := $(CURDIR)/qemu/debug.config
+else
+VARIANT := hooks
+FRAGMENTS :=
+endif
+KDIR := $(KCACHE)/$(VARIANT)
+KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+INITRAMFS := $(KCACHE)/initramfs.img
+VM := $(CURDIR)/qemu/vm
+export VARIANT
+
+.PHONY: all deps kernel vanilla modules initramfs helpers check host-check \
+	run shell bench clean help
+
+all: modules
+
+help:
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@scripts/install-deps
+
+kernel: deps
+	@scripts/kernel-build hooks $(FRAGMENTS) >/dev/null
+
+vanilla: deps
+	@scripts/kernel-build vanilla >/dev/null
+
+# W=1 and sparse on every module build; the host check fails on any warning.
+modules: kernel
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=1 modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(KDIR)/staging \
+		INSTALL_MOD_DIR=extra DEPMOD=/bin/true modules_install >/dev/null
+	depmod -b $(KDIR)/staging $(KVER)
+
+# Rebuilt only when the guest's user space description changes.
+$(INITRAMFS): qemu/init qemu/mkinitramfs
+	@mkdir -p $(KCACHE)
+	qemu/mkinitramfs $@.tmp >/dev/null && mv $@.tmp $@
+
+initramfs: deps $(INITRAMFS)
+
+# Static test helpers run in the guest from the shared repository.
+HELPERS := $(patsubst %.c,%,$(wildcard selftests/helpers/*.c))
+selftests/helpers/%: selftests/helpers/%.c
+	$(CC) -O2 -Wall -Wextra -static -o $@ $< -lpthread
+
+helpers: $(HELPERS)
+
+host-check: modules
+	@scripts/check-host
+
+check: modules initramfs helpers
+	@mkdir -p results
+	@selftests/run '$(TESTS)'
+
+run: modules initramfs helpers
+	@$(VM) run --kernel $(VARIANT) -- qemu/demo
+
+shell: modules initramfs helpers
+	@$(VM) shell --kernel $(VARIANT)
+
+bench: modules vanilla initramfs helpers
+	@mkdir -p results
+	@bench/run
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -rf results $(HELPERS)

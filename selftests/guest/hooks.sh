@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+#
+# Platform: each hook of hooks.patch fires where it should, stops firing
+# when its module detaches, and survives load/unload under I/O.
+. "$(dirname "$0")/../lib.sh"
+
+C=/sys/kernel/debug/blkhooks_test/counters
+count() { awk -v k="$1" '$1 == k { print $2 }' $C; }
+
+modprobe null_blk nr_devices=1 gb=1 || bail "null_blk"
+wait_for_dev /dev/nullb0 || bail "no /dev/nullb0"
+
+# Nothing loaded: no policy, I/O works as in vanilla.
+ok_if "without modules: no hook consumer is present" test ! -e $C
+ok_if "without modules: write+read round trip on null_blk" \
+	dd if=/dev/zero of=/dev/nullb0 bs=4k count=16 oflag=direct status=none
+
+modprobe blkhooks_test || bail "cannot load blkhooks_test"
+ok_if "blkhooks_test loads and exposes counters" test -r $C
+
+# open: a read open and a write open of a block device.
+o=$(count open); ow=$(count open_write)
+dd if=/dev/nullb0 of=/dev/null bs=4k count=1 status=none
+expect_gt "open hook fires on a read-only open" "$(count open)" "$o"
+expect_eq "open hook sees no write mode on a read-only open" "$ow" "$(count open_write)"
+dd if=/dev/zero of=/dev/nullb0 bs=4k count=1 oflag=direct status=none
+expect_gt "open hook sees the write mode of a write open" "$(count open_write)" "$ow"
+
+# submit: direct writes reach submit_bio_noacct().
+s=$(count submit_write)
+dd if=/dev/zero of=/dev/nullb0 bs=4k count=8 oflag=direct status=none
+expect_gt "submit hook fires for 8 direct writes (>= 8)" "$(count submit_write)" "$((s + 7))"
+
+# integrity_prep: only for a disk with an integrity profile.
+p=$(count integrity_prep)
+dd if=/dev/zero of=/dev/nullb0 bs=4k count=8 oflag=direct status=none
+expect_eq "integrity_prep hook skips a disk without integrity" "$p" "$(count integrity_prep)"
+modprobe scsi_debug dif=1 dix=1 guard=0 dev_size_mb=16 || bail "scsi_debug"
+sleep 1
+sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+ok_if "scsi_debug disk $sd has an integrity profile" \
+	test "$(cat /sys/block/${sd#/dev/}/integrity/format)" != none
+p=$(count integrity_prep)
+dd if=/dev/urandom of="$sd" bs=4k count=4 oflag=direct status=none
+expect_gt "integrity_prep hook fires on a write to the DIX disk" "$(count integrity_prep)" "$p"
+
+# folio_dirtied: a buffered write dirties page-cache folios of the bdev.
+f=$(count folio_dirtied)
+dd if=/dev/zero of=/dev/nullb0 bs=4k count=16 status=none conv=notrunc
+expect_gt "folio_dirtied hook fires on buffered writes (>= 16 folios)" \
+	"$(count folio_dirtied)" "$((f + 15))"
+
+# Detach: counters must stop although the module stays loaded.
+echo 0 > /sys/module/blkhooks_test/parameters/attached
+snap=$(cat $C)
+dd if=/dev/nullb0 of=/dev/null bs=4k count=1 status=none
+dd if=/dev/zero of=/dev/nullb0 bs=4k count=16 status=none
+dd if=/dev/urandom of="$sd" bs=4k count=4 oflag=direct status=none
+sync
+expect_eq "after detach no hook fires" "$snap" "$(cat $C)"
+echo 1 > /sys/module/blkhooks_test/parameters/attached
+o=$(count open)
+dd if=/dev/nullb0 of=/dev/null bs=4k count=1 status=none
+expect_gt "after re-attach the hooks fire again" "$(count open)" "$o"
+ok_if "a bad 'attached' value is refused" \
+	bash -c '! echo maybe > /sys/module/blkhooks_test/parameters/attached' 2>/dev/null
+rmmod blkhooks_test
+ok_if "rmmod removes the counters" test ! -e $C
+
+# Load/unload while fio writes (direct and buffered) to null_blk and DIX.
+fio --name=d --filename=/dev/nullb0 --rw=randwrite --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=16 --time_based --runtime=12 \
+	--name=b --filename=/dev/nullb0 --rw=write --bs=64k --offset=512m \
+	--size=256m --time_based --runtime=12 \
+	--name=i --filename="$sd" --rw=randwrite --bs=16k --direct=1 \
+	--ioengine=libaio --iodepth=4 --time_based --runtime=12 \
+	--output=/tmp/fio.out >/dev/null 2>&1 &
+fio_pid=$!
+cycles=0 bad=0
+while kill -0 $fio_pid 2>/dev/null; do
+	modprobe blkhooks_test || bad=$((bad + 1))
+	sleep 0.2
+	rmmod blkhooks_test || bad=$((bad + 1))
+	cycles=$((cycles + 1))
+done
+wait $fio_pid
+expect_eq "fio survives $cycles load/unload cycles with no error" 0 "$?"
+expect_eq "every load and unload succeeded" 0 "$bad"
+ok_if "module reference count is back to zero" \
+	bash -c '! grep -q "^blkhooks_test " /proc/modules'
+st_done

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shell helpers for the guest selftests.  Each test prints TAP result lines
+# without numbers ("ok - what", "not ok - what"); selftests/run numbers them.
+# shellcheck shell=bash
+
+ST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ST_TOP=$(dirname "$ST_DIR")
+ST_HELPERS=$ST_DIR/helpers
+ST_FAILED=0
+
+diag() { echo "# $*"; }
+
+pass() { echo "ok - $*"; }
+
+fail() {
+	echo "not ok - $*"
+	ST_FAILED=$((ST_FAILED + 1))
+}
+
+# ok_if DESC CMD...: one result from a command's exit status.
+ok_if() {
+	local desc=$1
+	shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# expect_eq DESC EXPECTED ACTUAL
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1"
+		diag "expected '$2', got '$3'"
+	fi
+}
+
+# expect_gt DESC A B: A > B (integers)
+expect_gt() {
+	if [ "$2" -gt "$3" ]; then
+		pass "$1"
+	else
+		fail "$1"
+		diag "expected $2 > $3"
+	fi
+}
+
+# Abort the whole test file: the remaining results would be meaningless.
+bail() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+# scsi_debug_disk: the /dev node of the (single) scsi_debug disk.
+scsi_debug_disk() {
+	local d
+	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+		[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+# udev is not running: wait for a device node to appear.
+wait_for_dev() {
+	local i
+	for i in $(seq 50); do
+		[ -b "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+st_done() {
+	[ "$ST_FAILED" -eq 0 ]
+}
