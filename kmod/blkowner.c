@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkowner: charge writeback I/O to the cgroup that dirtied the page.
+ *
+ * blk-throttle charges a bio to the blkcg it is associated with, which for
+ * writeback is the flusher's: the root cgroup.  Buffered writes of a cgroup
+ * on the v1 blkio hierarchy therefore escape blkio.throttle.* entirely
+ * (cgroup v2 fixed this per inode, and only with the memory controller).
+ *
+ * blkowner remembers, when a page-cache folio turns dirty, the io/blkio
+ * cgroup of the task that dirtied it, and at submission re-associates a
+ * write bio with that cgroup before blk-throttle sees it.  A bio whose
+ * folios belong to several cgroups is split at the owner boundaries.
+ *
+ * Owners live in an xarray indexed by pfn, holding one value entry per
+ * dirty folio, removed when the folio is submitted for writeback: clean
+ * pages cost nothing.  An entry holds the css id and part of the css serial
+ * number (ids are reused, serials never are) and a hash of the folio's
+ * mapping and index, so a stale entry (a dirty folio truncated and its pfn
+ * reused) or a removed cgroup is detected and the bio keeps today's
+ * association.  css pointers are never stored, so rmdir needs no help.
+ *
+ * Not re-charged: metadata and journal bios (REQ_META, REQ_PRIO), sync
+ * writeback done by another task (REQ_SYNC; optional, see exempt_sync),
+ * pages of a block device that a filesystem holds (its metadata), and on
+ * cgroup v2 bios that cgroup writeback already attributed.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bio.h>
+#include <linux/blk-cgroup.h>
+#include <linux/blk-hooks.h>
+#include <linux/blkdev.h>
+#include <linux/cgroup.h>
+#include <linux/debugfs.h>
+#include <linux/hash.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/seq_file.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+/* Value entry layout: | serial:36 | id:20 | hash:7 | (63 bits) */
+#define BO_HASH_BITS	7
+#define BO_ID_BITS	20
+#define BO_SERIAL_BITS	36
+
+enum bo_hier { BO_V1 = 1, BO_V2 = 2 };
+
+static const char * const bo_hier_names[] = {
+	[0] = "none",
+	[BO_V1] = "v1",
+	[BO_V2] = "v2",
+	[BO_V1 | BO_V2] = "both",
+};
+
+enum bo_counter {
+	BO_PAGES_TAGGED,
+	BO_TAG_FAILED,
+	BO_BIOS_RECHARGED,
+	BO_BIOS_SPLIT,
+	BO_BIOS_EXEMPT,
+	BO_OWNER_NOT_FOUND,
+	BO_OWNER_STALE,
+	BO_NR_COUNTERS,
+};
+
+static const char * const bo_counter_names[BO_NR_COUNTERS] = {
+	[BO_PAGES_TAGGED] = "pages_tagged",
+	[BO_TAG_FAILED] = "tag_failed",
+	[BO_BIOS_RECHARGED] = "bios_recharged",
+	[BO_BIOS_SPLIT] = "bios_split",
+	[BO_BIOS_EXEMPT] = "bios_exempt",
+	[BO_OWNER_NOT_FOUND] = "owner_not_found",
+	[BO_OWNER_STALE] = "owner_stale",
+};
+
+static atomic64_t bo_count[BO_NR_COUNTERS];
+static atomic_long_t bo_entries;
+
+static bool bo_enabled = true;
+static int bo_hierarchies = BO_V1;
+static bool bo_v2_override;
+static bool bo_exempt_sync = true;
+
+static DEFINE_XARRAY_FLAGS(bo_owners, XA_FLAGS_LOCK_IRQ);
+static struct bio_set bo_split_set;
+static atomic_t bo_inflight = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(bo_inflight_wq);
+static struct dentry *bo_debugfs;
+
+static inline void bo_inc(enum bo_counter c)
+{
+	atomic64_inc(&bo_count[c]);
+}
+
+module_param_named(enabled, bo_enabled, bool, 0600);
+MODULE_PARM_DESC(enabled, "Track owners and re-charge writeback (default: 1)");
+module_param_named(exempt_sync, bo_exempt_sync, bool, 0600);
+MODULE_PARM_DESC(exempt_sync,
+		 "Leave REQ_SYNC writeback (fsync, sync, journal ordered data) charged to its submitter (default: 1)");
+module_param_named(v2_override, bo_v2_override, bool, 0600);
+MODULE_PARM_DESC(v2_override,
+		 "On cgroup v2, page ownership overrides the owner cgroup writeback gave the bio (default: 0)");
+
+static int bo_hier_set(const char *val, const struct kernel_param *kp)
+{
+	int h = sysfs_match_string(bo_hier_names, val);
+
+	if (h < 0) {
+		pr_err("hierarchies: invalid value, accepted: v1, v2, both, none\n");
+		return -EINVAL;
+	}
+	WRITE_ONCE(bo_hierarchies, h);
+	return 0;
+}
+
+static int bo_hier_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  bo_hier_names[READ_ONCE(bo_hierarchies)]);
+}
+
+static const struct kernel_param_ops bo_hier_ops = {
+	.set = bo_hier_set,
+	.get = bo_hier_get,
+};
+module_param_cb(hierarchies, &bo_hier_ops, &bo_hierarchies, 0600);
+MODULE_PARM_DESC(hierarchies,
+		 "Which io controller hierarchy to track: v1 (blkio, default), v2 (io), both, none");
+
+static unsigned long bo_page_hash(struct folio *folio)
+{
+	return hash_long((unsigned long)folio->mapping ^ folio->index,
+			 BO_HASH_BITS);
+}
+
+static unsigned long bo_pack(struct cgroup_subsys_state *css,
+			     struct folio *folio)
+{
+	return ((css->serial_nr & GENMASK_ULL(BO_SERIAL_BITS - 1, 0)) <<
+		(BO_ID_BITS + BO_HASH_BITS)) |
+	       ((unsigned long)css->id << BO_HASH_BITS) | bo_page_hash(folio);
+}
+
+/* The io controller's hierarchy is v2 if it is bound to the default one. */
+static bool bo_hier_tracked(void)
+{
+	int want = READ_ONCE(bo_hierarchies);
+
+	return want & (cgroup_subsys_on_dfl(io_cgrp_subsys) ? BO_V2 : BO_V1);
+}
+
+/*
+ * Metadata of a mounted filesystem lives in its block device's page cache;
+ * throttling it by the dirtier would stall every user of the filesystem.
+ */
+static bool bo_mapping_tracked(struct address_space *mapping)
+{
+	struct inode *host = mapping->host;
+
+	return !(host && S_ISBLK(host->i_mode) &&
+		 READ_ONCE(I_BDEV(host)->bd_holder));
+}
+
+static void bo_folio_dirtied(struct folio *folio,
+			     struct address_space *mapping)
+{
+	struct cgroup_subsys_state *css;
+	unsigned long flags, v;
+	void *old;
+
+	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked() ||
+	    !bo_mapping_tracked(mapping))
+		return;
+
+	rcu_read_lock();
+	css = task_css(current, io_cgrp_id);
+	if (!css->parent || css->id >= (1 << BO_ID_BITS)) {
+		/* Root owns by default; huge ids do not fit. */
+		rcu_read_unlock();
+		return;
+	}
+	v = bo_pack(css, folio);
+	rcu_read_unlock();
+
+	/* IRQs are already off: the caller holds the i_pages lock. */
+	xa_lock_irqsave(&bo_owners, flags);
+	old = __xa_store(&bo_owners, folio_pfn(folio), xa_mk_value(v),
+			 GFP_ATOMIC | __GFP_NOWARN);
+	xa_unlock_irqrestore(&bo_owners, flags);
+	if (xa_is_err(old)) {
+		bo_inc(BO_TAG_FAILED);
+		return;
+	}
+	if (!old)
+		atomic_long_inc(&bo_entries);
+	bo_inc(BO_PAGES_TAGGED);
+}
+
+/*
+ * The owner entry of @folio, or 0.  The entry is consumed: the folio is
+ * clean and under writeback now, and if it is dirtied again the hook
+ * stores a fresh one, which the cmpxchg leaves alone.
+ */
+static unsigned long bo_take_owner(struct folio *folio)
+{
+	unsigned long pfn = folio_pfn(folio);
+	void *entry;
+
+	if (folio_test_anon(folio) || !folio->mapping)
+		return 0;
+	entry = xa_load(&bo_owners, pfn);
+	if (!entry)
+		return 0;
+	if (xa_cmpxchg_irq(&bo_owners, pfn, entry, NULL, 0) == entry)
+		atomic_long_dec(&bo_entries);
+	if ((xa_to_value(entry) & GENMASK(BO_HASH_BITS - 1, 0)) !=
+	    bo_page_hash(folio)) {
+		bo_inc(BO_OWNER_STALE);
+		return 0;
+	}
+	return xa_to_value(entry);
+}
+
+/* Associate @bio with the cgroup packed in @owner; false if it is gone. */
+static bool bo_associate(struct bio *bio, unsigned long owner)
+{
+	int id = (owner >> BO_HASH_BITS) & GENMASK(BO_ID_BITS - 1, 0);
+	u64 serial = owner >> (BO_ID_BITS + BO_HASH_BITS);
+	struct cgroup_subsys_state *css;
+	bool found = false;
+
+	rcu_read_lock();
+	/* css_from_id() is not exported; it is this lookup. */
+	css = idr_find(&io_cgrp_subsys.css_idr, id);
+	if (css && (css->serial_nr & GENMASK_ULL(BO_SERIAL_BITS - 1, 0)) ==
+		   serial && css_tryget_online(css))
+		found = true;
+	rcu_read_unlock();
+	if (!found) {
+		bo_inc(BO_OWNER_NOT_FOUND);
+		return false;
+	}
+	bio_associate_blkg_from_css(bio, css);
+	css_put(css);
+	bo_inc(BO_BIOS_RECHARGED);
+	return true;
+}
+
+static bool bo_bio_exempt(struct bio *bio)
+{
+	if (bio->bi_opf & (REQ_META | REQ_PRIO))
+		return true;
+	if ((bio->bi_opf & REQ_SYNC) && READ_ONCE(bo_exempt_sync))
+		return true;
+	/* cgroup writeback (v2 with memcg) already chose an owner. */
+	if (cgroup_subsys_on_dfl(io_cgrp_subsys) && !READ_ONCE(bo_v2_override) &&
+	    bio->bi_blkg && bio_blkcg_css(bio)->parent)
+		return true;
+	return false;
+}
+
+static void bo_split_end_io(struct bio *front)
+{
+	struct bio *parent = front->bi_private;
+
+	if (front->bi_status && !parent->bi_status)
+		parent->bi_status = front->bi_status;
+	bio_put(front);
+	bio_endio(parent);
+	if (atomic_dec_and_test(&bo_inflight))
+		wake_up(&bo_inflight_wq);
+}
+
+/*
+ * Send the first @bytes of @bio, owned by @owner, as a bio of their own and
+ * leave @bio with the rest.  Like bio_chain(), but counted, so unload can
+ * wait until no bio from our bio_set is left.
+ */
+static void bo_submit_front(struct bio *bio, unsigned int bytes,
+			    unsigned long owner)
+{
+	struct bio *front;
+
+	front = bio_split(bio, bytes >> SECTOR_SHIFT, GFP_NOIO, &bo_split_set);
+	if (IS_ERR_OR_NULL(front))
+		return;
+	atomic_inc(&bo_inflight);
+	bo_inc(BO_BIOS_SPLIT);
+	front->bi_private = bio;
+	front->bi_end_io = bo_split_end_io;
+	bio_inc_remaining(bio);
+	if (owner)
+		bo_associate(front, owner);
+	submit_bio_noacct(front);
+}
+
+static blk_status_t bo_submit(struct bio *bio)
+{
+	unsigned long owner = 0, o;
+	struct folio *folio, *prev = NULL;
+	unsigned int bytes = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
+	    !bio_has_data(bio) || atomic_long_read(&bo_entries) <= 0 ||
+	    !bo_hier_tracked())
+		return BLK_STS_OK;
+	if (bo_bio_exempt(bio)) {
+		bo_inc(BO_BIOS_EXEMPT);
+		return BLK_STS_OK;
+	}
+
+	/*
+	 * One pass: at each folio whose owner differs from the run so far,
+	 * the run goes out on its own.  The loop walks a copy of the iterator
+	 * over the shared bvec table, so splitting @bio under it is fine.
+	 * Runs end on folio boundaries, which writeback keeps block-aligned.
+	 */
+	bio_for_each_segment(bv, bio, iter) {
+		folio = page_folio(bv.bv_page);
+		if (folio != prev) {
+			o = bo_take_owner(folio);
+			if (prev && o != owner && !(bio->bi_opf & REQ_NOWAIT)) {
+				bo_submit_front(bio, bytes, owner);
+				bytes = 0;
+			}
+			if (!prev || bytes == 0)
+				owner = o;
+			prev = folio;
+		}
+		bytes += bv.bv_len;
+	}
+	if (owner)
+		bo_associate(bio, owner);
+	return BLK_STS_OK;
+}
+
+static struct blk_hook_ops bo_hook_ops = {
+	.submit = bo_submit,
+	.folio_dirtied = bo_folio_dirtied,
+};
+
+static int bo_stats_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < BO_NR_COUNTERS; i++)
+		seq_printf(m, "%s %lld\n", bo_counter_names[i],
+			   atomic64_read(&bo_count[i]));
+	seq_printf(m, "entries %ld\n", atomic_long_read(&bo_entries));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bo_stats);
+
+static int __init bo_init(void)
+{
+	int ret;
+
+	ret = bioset_init(&bo_split_set, BIO_POOL_SIZE, 0, 0);
+	if (ret)
+		return ret;
+	bo_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("stats", 0400, bo_debugfs, NULL, &bo_stats_fops);
+	ret = blk_hooks_register(&bo_hook_ops);
+	if (ret) {
+		debugfs_remove_recursive(bo_debugfs);
+		bioset_exit(&bo_split_set);
+		return ret;
+	}
+	pr_info("loaded: hierarchies=%s\n", bo_hier_names[bo_hierarchies]);
+	return 0;
+}
+
+static void __exit bo_exit(void)
+{
+	blk_hooks_unregister(&bo_hook_ops);
+	debugfs_remove_recursive(bo_debugfs);
+	/* Split-off bios end in our code and return to our bio_set. */
+	wait_event(bo_inflight_wq, !atomic_read(&bo_inflight));
+	bioset_exit(&bo_split_set);
+	xa_destroy(&bo_owners);
+	pr_info("unloaded\n");
+}
+
+module_init(bo_init);
+module_exit(bo_exit);
+MODULE_DESCRIPTION("Charge writeback I/O to the cgroup that dirtied the page");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * intbounce: copy write data before T10 PI generation.
+ *
+ * On a disk with an integrity profile, bio_integrity_prep() computes the
+ * protection information (guard tags) over the data pages at submission.
+ * If those pages change before the device DMAs them, data and PI disagree
+ * and the write fails with a protection error.  Page-cache writeback is
+ * safe since stable pages (the folio stays under writeback and writers
+ * wait), but direct I/O submits user pages that the application can still
+ * modify.
+ *
+ * From the integrity_prep hook, which runs before the bio is split to the
+ * queue limits and before PI generation, intbounce replaces such a bio with
+ * a clone whose data sits in private bounce pages, so PI is computed over a
+ * copy nobody else can touch.  The clone's completion frees the pages and
+ * completes the original with the clone's status.  Because the split to
+ * queue limits happens after the hook, the copy honours max_segments,
+ * max_sectors and alignment like any other bio.
+ *
+ * Bounce pages come from a page mempool.  Only one submitter at a time may
+ * wait on the pool, and it holds no pages while it queues for that right,
+ * so a bio that needs many pages cannot deadlock against another one that
+ * holds part of the reserve (block/blk-crypto-fallback.c allocates per page
+ * and relies on the pool being large instead).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bio.h>
+#include <linux/blk-hooks.h>
+#include <linux/blk-crypto.h>
+#include <linux/blk-integrity.h>
+#include <linux/blkdev.h>
+#include <linux/debugfs.h>
+#include <linux/highmem.h>
+#include <linux/mempool.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pagemap.h>
+#include <linux/seq_file.h>
+#include <linux/wait.h>
+
+enum ib_mode { IB_OFF, IB_ALWAYS, IB_AUTO };
+
+static const char * const ib_mode_names[] = {
+	[IB_OFF] = "off",
+	[IB_ALWAYS] = "always",
+	[IB_AUTO] = "auto",
+};
+
+enum ib_counter {
+	IB_BIOS_BOUNCED,
+	IB_BYTES_BOUNCED,
+	IB_BIOS_SPLIT,
+	IB_SKIP_NOT_WRITE,
+	IB_SKIP_NO_DATA,
+	IB_SKIP_HAS_PI,
+	IB_SKIP_NOGENERATE,
+	IB_SKIP_STABLE,
+	IB_SKIP_POLLED,
+	IB_SKIP_CRYPTO,
+	IB_SKIP_OFF,
+	IB_POOL_WAITS,
+	IB_ALLOC_FAILURES,
+	IB_NR_COUNTERS,
+};
+
+static const char * const ib_counter_names[IB_NR_COUNTERS] = {
+	[IB_BIOS_BOUNCED] = "bios_bounced",
+	[IB_BYTES_BOUNCED] = "bytes_bounced",
+	[IB_BIOS_SPLIT] = "bios_split",
+	[IB_SKIP_NOT_WRITE] = "skipped_not_write",
+	[IB_SKIP_NO_DATA] = "skipped_no_data",
+	[IB_SKIP_HAS_PI] = "skipped_has_integrity",
+	[IB_SKIP_NOGENERATE] = "skipped_nogenerate",
+	[IB_SKIP_STABLE] = "skipped_stable_pages",
+	[IB_SKIP_POLLED] = "skipped_polled",
+	[IB_SKIP_CRYPTO] = "skipped_inline_crypto",
+	[IB_SKIP_OFF] = "skipped_mode_off",
+	[IB_POOL_WAITS] = "pool_waits",
+	[IB_ALLOC_FAILURES] = "alloc_failures",
+};
+
+static atomic64_t ib_count[IB_NR_COUNTERS];
+
+static int ib_mode = IB_AUTO;
+static unsigned int ib_pool_pages = 2 * BIO_MAX_VECS;
+
+static mempool_t *ib_page_pool;
+static struct bio_set ib_bio_set;	/* bounce clones */
+static struct bio_set ib_split_set;	/* front parts of oversized bios */
+/* Held by the one submitter allowed to wait for pool pages. */
+static DEFINE_MUTEX(ib_pool_wait_lock);
+static atomic_t ib_inflight = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(ib_inflight_wq);
+static struct dentry *ib_debugfs;
+
+static inline void ib_inc(enum ib_counter c)
+{
+	atomic64_inc(&ib_count[c]);
+}
+
+static int ib_mode_set(const char *val, const struct kernel_param *kp)
+{
+	int m = sysfs_match_string(ib_mode_names, val);
+
+	if (m < 0) {
+		pr_err("mode: invalid value, accepted: off, always, auto\n");
+		return -EINVAL;
+	}
+	WRITE_ONCE(ib_mode, m);
+	return 0;
+}
+
+static int ib_mode_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", ib_mode_names[READ_ONCE(ib_mode)]);
+}
+
+static const struct kernel_param_ops ib_mode_ops = {
+	.set = ib_mode_set,
+	.get = ib_mode_get,
+};
+module_param_cb(mode, &ib_mode_ops, &ib_mode, 0600);
+MODULE_PARM_DESC(mode,
+		 "off; always (bounce every data write to an integrity disk); auto (default: bounce only writes whose pages stable pages do not protect)");
+
+static int ib_pool_pages_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n < BIO_MAX_VECS || n > 65536) {
+		pr_err("pool_pages: invalid value, accepted: %u to 65536\n",
+		       BIO_MAX_VECS);
+		return -EINVAL;
+	}
+	ib_pool_pages = n;
+	return 0;
+}
+
+static const struct kernel_param_ops ib_pool_pages_ops = {
+	.set = ib_pool_pages_set,
+	.get = param_get_uint,
+};
+module_param_cb(pool_pages, &ib_pool_pages_ops, &ib_pool_pages, 0400);
+MODULE_PARM_DESC(pool_pages,
+		 "Bounce pages reserved in the mempool, set at load time (default 512, at least 256: one full bio)");
+
+/*
+ * A folio is stable when nobody can write to it until this write ends:
+ * page cache of a mapping that requires stable writes, under writeback
+ * (writers wait in folio_wait_stable()).  Anything else, user pages of
+ * direct I/O above all, may change under us.
+ */
+static bool ib_folio_stable(struct folio *folio)
+{
+	struct address_space *mapping;
+
+	if (folio_test_anon(folio) || !folio_test_writeback(folio))
+		return false;
+	mapping = folio_mapping(folio);
+	return mapping && mapping_stable_writes(mapping);
+}
+
+static bool ib_bio_stable(struct bio *bio)
+{
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	bio_for_each_bvec(bv, bio, iter) {
+		if (!ib_folio_stable(page_folio(bv.bv_page)))
+			return false;
+	}
+	return true;
+}
+
+static void ib_free_pages(struct bio *bio)
+{
+	struct bvec_iter_all iter;
+	struct bio_vec *bv;
+
+	bio_for_each_segment_all(bv, bio, iter)
+		mempool_free(bv->bv_page, ib_page_pool);
+}
+
+/*
+ * Fill @bounce with @nr pool pages.  Without waiting first; if the pool is
+ * dry, give everything back and queue as the single waiter, so no waiter
+ * holds pages another waiter needs.
+ */
+static bool ib_alloc_pages(struct bio *bounce, unsigned int nr, bool nowait)
+{
+	struct page *page;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		page = mempool_alloc(ib_page_pool, GFP_NOWAIT | __GFP_NOWARN);
+		if (!page)
+			break;
+		__bio_add_page(bounce, page, PAGE_SIZE, 0);
+	}
+	if (i == nr)
+		return true;
+
+	ib_free_pages(bounce);
+	bounce->bi_vcnt = 0;
+	bounce->bi_iter.bi_size = 0;
+	if (nowait) {
+		ib_inc(IB_ALLOC_FAILURES);
+		return false;
+	}
+	ib_inc(IB_POOL_WAITS);
+	mutex_lock(&ib_pool_wait_lock);
+	for (i = 0; i < nr; i++) {
+		page = mempool_alloc(ib_page_pool, GFP_NOIO);
+		__bio_add_page(bounce, page, PAGE_SIZE, 0);
+	}
+	mutex_unlock(&ib_pool_wait_lock);
+	return true;
+}
+
+static void ib_end_io(struct bio *bounce)
+{
+	struct bio *orig = bounce->bi_private;
+
+	orig->bi_status = bounce->bi_status;
+	ib_free_pages(bounce);
+	bio_put(bounce);
+	bio_endio(orig);
+	if (atomic_dec_and_test(&ib_inflight))
+		wake_up(&ib_inflight_wq);
+}
+
+/* Bounce at most one full bio of pages; the rest goes back to the queue. */
+static struct bio *ib_split_if_needed(struct bio *bio)
+{
+	unsigned int max = BIO_MAX_VECS << PAGE_SECTORS_SHIFT;
+	gfp_t gfp = (bio->bi_opf & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
+	struct bio *split;
+
+	if (bio_sectors(bio) <= max)
+		return bio;
+	split = bio_split(bio, max, gfp, &ib_split_set);
+	if (IS_ERR_OR_NULL(split)) {
+		bio->bi_status = BLK_STS_RESOURCE;
+		bio_endio(bio);
+		return NULL;
+	}
+	ib_inc(IB_BIOS_SPLIT);
+	bio_chain(split, bio);
+	submit_bio_noacct(bio);
+	return split;
+}
+
+static struct bio *ib_bounce(struct bio *orig)
+{
+	bool nowait = orig->bi_opf & REQ_NOWAIT;
+	unsigned int nr, done = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *bounce;
+	int i = 0;
+
+	nr = DIV_ROUND_UP(orig->bi_iter.bi_size, PAGE_SIZE);
+	bounce = bio_alloc_bioset(orig->bi_bdev, nr, orig->bi_opf,
+				  nowait ? GFP_NOWAIT : GFP_NOIO, &ib_bio_set);
+	if (!bounce) {
+		ib_inc(IB_ALLOC_FAILURES);
+		return NULL;
+	}
+	if (!ib_alloc_pages(bounce, nr, nowait)) {
+		bio_put(bounce);
+		return NULL;
+	}
+
+	/* Pack the data densely: every bounce page but the last is full. */
+	bio_for_each_segment(bv, orig, iter) {
+		while (bv.bv_len) {
+			struct bio_vec *dst = &bounce->bi_io_vec[i];
+			unsigned int off = done & (PAGE_SIZE - 1);
+			unsigned int n = min(bv.bv_len, PAGE_SIZE - off);
+
+			memcpy_from_page(page_address(dst->bv_page) + off,
+					 bv.bv_page, bv.bv_offset, n);
+			bv.bv_offset += n;
+			bv.bv_len -= n;
+			done += n;
+			if (!(done & (PAGE_SIZE - 1)))
+				i++;
+		}
+	}
+	/* The last page holds only the tail. */
+	if (done & (PAGE_SIZE - 1))
+		bounce->bi_io_vec[bounce->bi_vcnt - 1].bv_len =
+			done & (PAGE_SIZE - 1);
+	bounce->bi_iter.bi_size = done;
+	bounce->bi_iter.bi_sector = orig->bi_iter.bi_sector;
+	bounce->bi_ioprio = orig->bi_ioprio;
+	bounce->bi_write_hint = orig->bi_write_hint;
+	bounce->bi_private = orig;
+	bounce->bi_end_io = ib_end_io;
+	bio_clone_blkg_association(bounce, orig);
+	return bounce;
+}
+
+static bool ib_integrity_prep(struct bio **bio_ptr)
+{
+	struct bio *bio = *bio_ptr, *bounce;
+	struct blk_integrity *bi;
+	int mode = READ_ONCE(ib_mode);
+
+	if (bio_op(bio) != REQ_OP_WRITE) {
+		ib_inc(IB_SKIP_NOT_WRITE);
+		return true;
+	}
+	if (!bio_has_data(bio) || !bio_sectors(bio)) {
+		ib_inc(IB_SKIP_NO_DATA);
+		return true;
+	}
+	if (mode == IB_OFF) {
+		ib_inc(IB_SKIP_OFF);
+		return true;
+	}
+	if (bio_integrity(bio)) {
+		ib_inc(IB_SKIP_HAS_PI);
+		return true;
+	}
+	bi = blk_get_integrity(bio->bi_bdev->bd_disk);
+	if (!bi || (bi->flags & BLK_INTEGRITY_NOGENERATE)) {
+		ib_inc(IB_SKIP_NOGENERATE);
+		return true;
+	}
+	if (bio->bi_opf & REQ_POLLED) {
+		ib_inc(IB_SKIP_POLLED);
+		return true;
+	}
+	if (bio_has_crypt_ctx(bio)) {
+		ib_inc(IB_SKIP_CRYPTO);
+		return true;
+	}
+	if (mode == IB_AUTO && ib_bio_stable(bio)) {
+		ib_inc(IB_SKIP_STABLE);
+		return true;
+	}
+
+	bio = ib_split_if_needed(bio);
+	if (!bio)
+		return false;
+	*bio_ptr = bio;
+
+	bounce = ib_bounce(bio);
+	if (!bounce) {
+		bio->bi_status = (bio->bi_opf & REQ_NOWAIT) ? BLK_STS_AGAIN :
+							      BLK_STS_RESOURCE;
+		bio_endio(bio);
+		return false;
+	}
+	atomic_inc(&ib_inflight);
+	ib_inc(IB_BIOS_BOUNCED);
+	atomic64_add(bounce->bi_iter.bi_size, &ib_count[IB_BYTES_BOUNCED]);
+	*bio_ptr = bounce;
+	return true;
+}
+
+static struct blk_hook_ops ib_hook_ops = {
+	.integrity_prep = ib_integrity_prep,
+};
+
+static int ib_stats_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < IB_NR_COUNTERS; i++)
+		seq_printf(m, "%s %lld\n", ib_counter_names[i],
+			   atomic64_read(&ib_count[i]));
+	seq_printf(m, "inflight %d\n", atomic_read(&ib_inflight));
+	seq_printf(m, "pool_pages %u\n", ib_pool_pages);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ib_stats);
+
+static int __init ib_init(void)
+{
+	int ret;
+
+	ib_page_pool = mempool_create_page_pool(ib_pool_pages, 0);
+	if (!ib_page_pool)
+		return -ENOMEM;
+	ret = bioset_init(&ib_bio_set, BIO_POOL_SIZE, 0, BIOSET_NEED_BVECS);
+	if (ret)
+		goto free_pool;
+	ret = bioset_init(&ib_split_set, BIO_POOL_SIZE, 0, 0);
+	if (ret)
+		goto free_bioset;
+	ib_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("stats", 0400, ib_debugfs, NULL, &ib_stats_fops);
+	ret = blk_hooks_register(&ib_hook_ops);
+	if (ret)
+		goto free_all;
+	pr_info("loaded: mode=%s pool_pages=%u\n", ib_mode_names[ib_mode],
+		ib_pool_pages);
+	return 0;
+
+free_all:
+	debugfs_remove_recursive(ib_debugfs);
+	bioset_exit(&ib_split_set);
+free_bioset:
+	bioset_exit(&ib_bio_set);
+free_pool:
+	mempool_destroy(ib_page_pool);
+	return ret;
+}
+
+static void __exit ib_exit(void)
+{
+	blk_hooks_unregister(&ib_hook_ops);
+	/* No new bounces now; wait for the ones the device still holds. */
+	wait_event(ib_inflight_wq, !atomic_read(&ib_inflight));
+	debugfs_remove_recursive(ib_debugfs);
+	bioset_exit(&ib_split_set);
+	bioset_exit(&ib_bio_set);
+	mempool_destroy(ib_page_pool);
+	pr_info("unloaded\n");
+}
+
+module_init(ib_init);
+module_exit(ib_exit);
+MODULE_DESCRIPTION("Bounce write data before T10 PI generation so in-flight buffer changes cannot fail writes");
+MODULE_LICENSE("GPL");

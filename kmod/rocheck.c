@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocheck: enforce the read-only flag of block devices.
+ *
+ * The block layer has a read-only flag per disk and per partition, but in
+ * 6.12 it only guards write(2) on the device node: a write open succeeds,
+ * and bio_check_ro() merely warns, once, about write bios that reach a
+ * read-only device through writeback or a dm/md/loop stack.
+ *
+ * rocheck checks at two points:
+ *   - submission (default "deny"): every bio that would modify a read-only
+ *     disk or partition ends with BLK_STS_IOERR before it reaches the
+ *     driver.  This is where enforcement belongs: it sees writeback of
+ *     pages dirtied before the flag was set and every stacked driver.
+ *   - open (default "warn"): a write open of a read-only device is logged,
+ *     or refused with -EROFS.  Refusing by default is what broke loop, dm
+ *     and md in 2011, and tools that open O_RDWR for read-only work
+ *     (SG_IO users, for one) still exist; the submit check already stops
+ *     every write, so the open check only reports unless asked to deny.
+ *     Opens by kernel holders (md members, dm tables) are exempt by
+ *     default; see the open_exempt parameter.
+ *
+ * Counters per device are in /sys/kernel/debug/rocheck/devices.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bio.h>
+#include <linux/blk-hooks.h>
+#include <linux/blkdev.h>
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/xarray.h>
+
+enum rc_policy { RC_OFF, RC_WARN, RC_DENY };
+
+static const char * const rc_policy_names[] = {
+	[RC_OFF] = "off",
+	[RC_WARN] = "warn",
+	[RC_DENY] = "deny",
+};
+
+/* Per-device counters, in the order they are printed. */
+enum rc_counter {
+	RC_OPEN_WARNED,
+	RC_OPEN_REFUSED,
+	RC_OPEN_EXEMPT,
+	RC_BIOS_WARNED,
+	RC_BIOS_REFUSED,
+	RC_BYTES_REFUSED,
+	RC_REFUSED_WRITE,
+	RC_REFUSED_DISCARD,
+	RC_REFUSED_SECURE_ERASE,
+	RC_REFUSED_WRITE_ZEROES,
+	RC_REFUSED_ZONE,
+	RC_NR_COUNTERS,
+};
+
+static const char * const rc_counter_names[RC_NR_COUNTERS] = {
+	[RC_OPEN_WARNED] = "open_warned",
+	[RC_OPEN_REFUSED] = "open_refused",
+	[RC_OPEN_EXEMPT] = "open_exempt",
+	[RC_BIOS_WARNED] = "bios_warned",
+	[RC_BIOS_REFUSED] = "bios_refused",
+	[RC_BYTES_REFUSED] = "bytes_refused",
+	[RC_REFUSED_WRITE] = "write",
+	[RC_REFUSED_DISCARD] = "discard",
+	[RC_REFUSED_SECURE_ERASE] = "secure_erase",
+	[RC_REFUSED_WRITE_ZEROES] = "write_zeroes",
+	[RC_REFUSED_ZONE] = "zone",
+};
+
+struct rc_dev_stats {
+	dev_t dev;
+	char name[BDEVNAME_SIZE];
+	atomic64_t count[RC_NR_COUNTERS];
+};
+
+#define RC_MAX_COMMS	8
+#define RC_MAX_DEVS	16
+
+/* Parsed open_exempt: immutable once published, replaced under RCU. */
+struct rc_exempt {
+	bool kernel;
+	int nr_comms;
+	char comm[RC_MAX_COMMS][TASK_COMM_LEN];
+	struct rcu_head rcu;
+};
+
+/* Parsed dev_policy: immutable once published, replaced under RCU. */
+struct rc_dev_policies {
+	int nr;
+	struct {
+		dev_t dev;			/* 0: match by name */
+		char name[BDEVNAME_SIZE];
+		enum rc_policy policy;
+	} ent[RC_MAX_DEVS];
+	struct rcu_head rcu;
+};
+
+static int rc_open_policy = RC_WARN;
+static int rc_submit_policy = RC_DENY;
+static struct rc_exempt __rcu *rc_exempt;
+static struct rc_dev_policies __rcu *rc_devs;
+/* Serializes parameter writers of the RCU-published settings. */
+static DEFINE_MUTEX(rc_param_lock);
+
+static DEFINE_XARRAY(rc_stats);
+static atomic64_t rc_stats_lost;
+static struct dentry *rc_debugfs;
+
+/* ---- parameters ---- */
+
+static int rc_policy_set(const char *val, const struct kernel_param *kp)
+{
+	int p = sysfs_match_string(rc_policy_names, val);
+
+	if (p < 0) {
+		pr_err("%s: invalid value, accepted: off, warn, deny\n",
+		       kp->name);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(int *)kp->arg, p);
+	return 0;
+}
+
+static int rc_policy_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  rc_policy_names[READ_ONCE(*(int *)kp->arg)]);
+}
+
+static const struct kernel_param_ops rc_policy_ops = {
+	.set = rc_policy_set,
+	.get = rc_policy_get,
+};
+
+module_param_cb(open, &rc_policy_ops, &rc_open_policy, 0600);
+MODULE_PARM_DESC(open,
+		 "Write opens of a read-only device: off, warn (default; log and allow), deny (fail with EROFS)");
+module_param_cb(submit, &rc_policy_ops, &rc_submit_policy, 0600);
+MODULE_PARM_DESC(submit,
+		 "Bios that would modify a read-only device: off, warn (log and pass), deny (default; fail with EIO)");
+
+/*
+ * Split a parameter list at commas.  Returns the next token (trimmed) or
+ * NULL at the end; empty tokens are skipped.
+ */
+static char *rc_next_token(char **s)
+{
+	char *tok;
+
+	while ((tok = strsep(s, ",")) != NULL) {
+		tok = strim(tok);
+		if (*tok)
+			return tok;
+	}
+	return NULL;
+}
+
+static bool rc_printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x21 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+static int rc_exempt_parse(const char *val, struct rc_exempt *ex)
+{
+	char *buf, *s, *tok;
+	int ret = 0;
+
+	if (strlen(val) > 512)
+		return -EINVAL;
+	buf = kstrdup(val, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	s = buf;
+	while ((tok = rc_next_token(&s)) != NULL) {
+		if (!strcmp(tok, "kernel")) {
+			ex->kernel = true;
+		} else if (!strcmp(tok, "none")) {
+			continue;
+		} else if (str_has_prefix(tok, "comm:") &&
+			   tok[5] && strlen(tok + 5) < TASK_COMM_LEN &&
+			   rc_printable(tok + 5) &&
+			   ex->nr_comms < RC_MAX_COMMS) {
+			strscpy(ex->comm[ex->nr_comms++], tok + 5,
+				TASK_COMM_LEN);
+		} else {
+			ret = -EINVAL;
+			break;
+		}
+	}
+	kfree(buf);
+	return ret;
+}
+
+static int rc_exempt_set(const char *val, const struct kernel_param *kp)
+{
+	struct rc_exempt *ex, *old;
+	int ret;
+
+	ex = kzalloc(sizeof(*ex), GFP_KERNEL);
+	if (!ex)
+		return -ENOMEM;
+	ret = rc_exempt_parse(val, ex);
+	if (ret) {
+		kfree(ex);
+		pr_err("open_exempt: invalid value, accepted: a comma-separated list of kernel, none, comm:NAME (at most %d names of at most %d characters)\n",
+		       RC_MAX_COMMS, TASK_COMM_LEN - 1);
+		return ret;
+	}
+	mutex_lock(&rc_param_lock);
+	old = rcu_replace_pointer(rc_exempt, ex,
+				  lockdep_is_held(&rc_param_lock));
+	mutex_unlock(&rc_param_lock);
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
+static int rc_exempt_get(char *buf, const struct kernel_param *kp)
+{
+	struct rc_exempt *ex;
+	int i, len = 0;
+
+	rcu_read_lock();
+	ex = rcu_dereference(rc_exempt);
+	if (ex && ex->kernel)
+		len += sysfs_emit_at(buf, len, "kernel");
+	for (i = 0; ex && i < ex->nr_comms; i++)
+		len += sysfs_emit_at(buf, len, "%scomm:%s", len ? "," : "",
+				     ex->comm[i]);
+	rcu_read_unlock();
+	if (!len)
+		len += sysfs_emit_at(buf, len, "none");
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static const struct kernel_param_ops rc_exempt_ops = {
+	.set = rc_exempt_set,
+	.get = rc_exempt_get,
+};
+
+module_param_cb(open_exempt, &rc_exempt_ops, NULL, 0600);
+MODULE_PARM_DESC(open_exempt,
+		 "Write opens the open check lets through: comma-separated kernel (opens by an in-kernel holder such as md or dm; default), comm:NAME (opens by a task of that name), none");
+
+static int rc_dev_policies_parse(const char *val, struct rc_dev_policies *dp)
+{
+	char *buf, *s, *tok, *eq;
+	unsigned int major, minor;
+	int p, ret = 0;
+	char c;
+
+	if (strlen(val) > 1024)
+		return -EINVAL;
+	buf = kstrdup(val, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	s = buf;
+	while ((tok = rc_next_token(&s)) != NULL) {
+		eq = strrchr(tok, '=');
+		if (!eq || eq == tok || dp->nr >= RC_MAX_DEVS) {
+			ret = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		p = match_string(rc_policy_names, ARRAY_SIZE(rc_policy_names),
+				 eq + 1);
+		if (p < 0 || strlen(tok) >= BDEVNAME_SIZE ||
+		    !rc_printable(tok)) {
+			ret = -EINVAL;
+			break;
+		}
+		dp->ent[dp->nr].policy = p;
+		if (sscanf(tok, "%u:%u%c", &major, &minor, &c) == 2) {
+			if (major > MINORMASK >> 8 || minor > MINORMASK) {
+				ret = -EINVAL;
+				break;
+			}
+			dp->ent[dp->nr].dev = MKDEV(major, minor);
+		}
+		strscpy(dp->ent[dp->nr].name, tok, BDEVNAME_SIZE);
+		dp->nr++;
+	}
+	kfree(buf);
+	return ret;
+}
+
+static int rc_devs_set(const char *val, const struct kernel_param *kp)
+{
+	struct rc_dev_policies *dp, *old;
+	int ret;
+
+	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
+	if (!dp)
+		return -ENOMEM;
+	ret = rc_dev_policies_parse(val, dp);
+	if (ret) {
+		kfree(dp);
+		pr_err("dev_policy: invalid value, accepted: a comma-separated list of DEV=POLICY, DEV a name (sdb, sdb1) or MAJ:MIN, POLICY off, warn or deny, at most %d entries\n",
+		       RC_MAX_DEVS);
+		return ret;
+	}
+	mutex_lock(&rc_param_lock);
+	old = rcu_replace_pointer(rc_devs, dp, lockdep_is_held(&rc_param_lock));
+	mutex_unlock(&rc_param_lock);
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
+static int rc_devs_get(char *buf, const struct kernel_param *kp)
+{
+	struct rc_dev_policies *dp;
+	int i, len = 0;
+
+	rcu_read_lock();
+	dp = rcu_dereference(rc_devs);
+	for (i = 0; dp && i < dp->nr; i++)
+		len += sysfs_emit_at(buf, len, "%s%s=%s", i ? "," : "",
+				     dp->ent[i].name,
+				     rc_policy_names[dp->ent[i].policy]);
+	rcu_read_unlock();
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static const struct kernel_param_ops rc_devs_ops = {
+	.set = rc_devs_set,
+	.get = rc_devs_get,
+};
+
+module_param_cb(dev_policy, &rc_devs_ops, NULL, 0600);
+MODULE_PARM_DESC(dev_policy,
+		 "Per-device policy for both checks, overriding open and submit: comma-separated DEV=off|warn|deny, DEV a name (sdb, sdb1) or MAJ:MIN; a partition entry wins over its disk's");
+
+/* ---- policy lookup and counters ---- */
+
+/* The policy for @bdev: a partition's own entry, then its disk's, then @def. */
+static enum rc_policy rc_policy_for(struct block_device *bdev, int def)
+{
+	struct block_device *whole = bdev_whole(bdev);
+	struct rc_dev_policies *dp;
+	enum rc_policy p = def;
+	char name[BDEVNAME_SIZE];
+	int i, best = 0;
+
+	rcu_read_lock();
+	dp = rcu_dereference(rc_devs);
+	if (dp && dp->nr) {
+		snprintf(name, sizeof(name), "%pg", bdev);
+		for (i = 0; i < dp->nr; i++) {
+			int score = 0;
+
+			if (dp->ent[i].dev ? dp->ent[i].dev == bdev->bd_dev :
+			    !strcmp(dp->ent[i].name, name))
+				score = 2;
+			else if (dp->ent[i].dev ?
+				 dp->ent[i].dev == whole->bd_dev :
+				 !strcmp(dp->ent[i].name,
+					 bdev->bd_disk->disk_name))
+				score = 1;
+			if (score > best) {
+				best = score;
+				p = dp->ent[i].policy;
+			}
+		}
+	}
+	rcu_read_unlock();
+	return p;
+}
+
+static struct rc_dev_stats *rc_stats_get(struct block_device *bdev, gfp_t gfp)
+{
+	struct rc_dev_stats *st, *cur;
+
+	st = xa_load(&rc_stats, bdev->bd_dev);
+	if (st)
+		return st;
+	st = kzalloc(sizeof(*st), gfp | __GFP_NOWARN);
+	if (!st)
+		return NULL;
+	st->dev = bdev->bd_dev;
+	snprintf(st->name, sizeof(st->name), "%pg", bdev);
+	cur = xa_cmpxchg(&rc_stats, bdev->bd_dev, NULL, st, gfp);
+	if (cur) {
+		kfree(st);
+		return xa_is_err(cur) ? NULL : cur;
+	}
+	return st;
+}
+
+static void rc_count(struct block_device *bdev, gfp_t gfp,
+		     enum rc_counter c, enum rc_counter c2, u64 bytes)
+{
+	struct rc_dev_stats *st = rc_stats_get(bdev, gfp);
+
+	if (!st) {
+		atomic64_inc(&rc_stats_lost);
+		return;
+	}
+	atomic64_inc(&st->count[c]);
+	if (c2 != RC_NR_COUNTERS) {
+		atomic64_inc(&st->count[c2]);
+		atomic64_add(bytes, &st->count[RC_BYTES_REFUSED]);
+	}
+}
+
+/* ---- hooks ---- */
+
+static bool rc_open_exempt(void *holder, struct file *bdev_file)
+{
+	struct rc_exempt *ex;
+	bool exempt = false;
+	int i;
+
+	rcu_read_lock();
+	ex = rcu_dereference(rc_exempt);
+	if (ex) {
+		/* User space O_EXCL opens hold with their own file. */
+		if (ex->kernel && holder && holder != bdev_file)
+			exempt = true;
+		for (i = 0; !exempt && i < ex->nr_comms; i++)
+			exempt = !strncmp(current->comm, ex->comm[i],
+					  TASK_COMM_LEN);
+	}
+	rcu_read_unlock();
+	return exempt;
+}
+
+static int rc_open(struct block_device *bdev, blk_mode_t mode, void *holder,
+		   const struct blk_holder_ops *hops, struct file *bdev_file)
+{
+	enum rc_policy p;
+
+	if (!(mode & BLK_OPEN_WRITE) || !bdev_read_only(bdev))
+		return 0;
+	p = rc_policy_for(bdev, READ_ONCE(rc_open_policy));
+	if (p == RC_OFF)
+		return 0;
+	if (rc_open_exempt(holder, bdev_file)) {
+		rc_count(bdev, GFP_KERNEL, RC_OPEN_EXEMPT, RC_NR_COUNTERS, 0);
+		return 0;
+	}
+	if (p == RC_WARN) {
+		rc_count(bdev, GFP_KERNEL, RC_OPEN_WARNED, RC_NR_COUNTERS, 0);
+		pr_warn_ratelimited("%pg: write open of read-only device by %s[%d] allowed (open=warn)\n",
+				    bdev, current->comm,
+				    task_pid_nr(current));
+		return 0;
+	}
+	rc_count(bdev, GFP_KERNEL, RC_OPEN_REFUSED, RC_NR_COUNTERS, 0);
+	pr_warn_ratelimited("%pg: write open of read-only device by %s[%d] refused\n",
+			    bdev, current->comm, task_pid_nr(current));
+	return -EROFS;
+}
+
+static enum rc_counter rc_op_counter(enum req_op op)
+{
+	switch (op) {
+	case REQ_OP_WRITE:
+		return RC_REFUSED_WRITE;
+	case REQ_OP_DISCARD:
+		return RC_REFUSED_DISCARD;
+	case REQ_OP_SECURE_ERASE:
+		return RC_REFUSED_SECURE_ERASE;
+	case REQ_OP_WRITE_ZEROES:
+		return RC_REFUSED_WRITE_ZEROES;
+	default:
+		return RC_REFUSED_ZONE;
+	}
+}
+
+static blk_status_t rc_submit(struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	enum req_op op = bio_op(bio);
+	gfp_t gfp;
+	enum rc_policy p;
+
+	/* Every op that changes data or zone state has the write bit. */
+	if (!op_is_write(op) || !bdev_read_only(bdev))
+		return BLK_STS_OK;
+	/* An empty flush changes nothing on the medium. */
+	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
+		return BLK_STS_OK;
+	p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
+	if (p == RC_OFF)
+		return BLK_STS_OK;
+
+	gfp = (bio->bi_opf & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
+	if (p == RC_WARN) {
+		rc_count(bdev, gfp, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
+		pr_warn_ratelimited("%pg: %s of %u bytes at sector %llu to read-only device by %s[%d] passed (submit=warn)\n",
+				    bdev, blk_op_str(op), bio->bi_iter.bi_size,
+				    (unsigned long long)bio->bi_iter.bi_sector,
+				    current->comm, task_pid_nr(current));
+		return BLK_STS_OK;
+	}
+	rc_count(bdev, gfp, RC_BIOS_REFUSED, rc_op_counter(op),
+		 bio->bi_iter.bi_size);
+	pr_warn_ratelimited("%pg: refused %s of %u bytes at sector %llu to read-only device by %s[%d]\n",
+			    bdev, blk_op_str(op), bio->bi_iter.bi_size,
+			    (unsigned long long)bio->bi_iter.bi_sector,
+			    current->comm, task_pid_nr(current));
+	return BLK_STS_IOERR;
+}
+
+static struct blk_hook_ops rc_hook_ops = {
+	.open = rc_open,
+	.submit = rc_submit,
+};
+
+/* ---- debugfs ---- */
+
+static int rc_devices_show(struct seq_file *m, void *v)
+{
+	struct rc_dev_stats *st;
+	unsigned long idx;
+	int i;
+
+	xa_for_each(&rc_stats, idx, st) {
+		seq_printf(m, "%s %u:%u", st->name, MAJOR(st->dev),
+			   MINOR(st->dev));
+		for (i = 0; i < RC_NR_COUNTERS; i++)
+			seq_printf(m, " %s=%lld", rc_counter_names[i],
+				   atomic64_read(&st->count[i]));
+		seq_putc(m, '\n');
+	}
+	if (atomic64_read(&rc_stats_lost))
+		seq_printf(m, "# events not counted (no memory): %lld\n",
+			   atomic64_read(&rc_stats_lost));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rc_devices);
+
+/* ---- module ---- */
+
+static int __init rc_init(void)
+{
+	int ret;
+
+	/* Default exemption unless open_exempt= was given at load time. */
+	if (!rcu_access_pointer(rc_exempt)) {
+		ret = rc_exempt_set("kernel", NULL);
+		if (ret)
+			return ret;
+	}
+	rc_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("devices", 0400, rc_debugfs, NULL,
+			    &rc_devices_fops);
+	ret = blk_hooks_register(&rc_hook_ops);
+	if (ret) {
+		debugfs_remove_recursive(rc_debugfs);
+		kfree(rcu_access_pointer(rc_exempt));
+		return ret;
+	}
+	pr_info("loaded: open=%s submit=%s\n",
+		rc_policy_names[rc_open_policy],
+		rc_policy_names[rc_submit_policy]);
+	return 0;
+}
+
+static void __exit rc_exit(void)
+{
+	struct rc_dev_stats *st;
+	unsigned long idx;
+
+	blk_hooks_unregister(&rc_hook_ops);
+	debugfs_remove_recursive(rc_debugfs);
+	xa_for_each(&rc_stats, idx, st)
+		kfree(st);
+	xa_destroy(&rc_stats);
+	/* Parameter writers are gone: sysfs is removed before exit runs. */
+	kfree(rcu_access_pointer(rc_exempt));
+	kfree(rcu_access_pointer(rc_devs));
+	rcu_barrier();
+	pr_info("unloaded\n");
+}
+
+module_init(rc_init);
+module_exit(rc_exit);
+MODULE_DESCRIPTION("Enforce the read-only flag of block devices at open and at bio submission");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 900
+#
+# blkowner.ko: buffered writes of a cgroup v1 blkio group are throttled once
+# the flusher's writeback is charged to the page owner.  Each case shows
+# vanilla first (the limit is not applied, the group is charged nothing).
+. "$(dirname "$0")/../lib.sh"
+
+P=/sys/module/blkowner/parameters
+S=/sys/kernel/debug/blkowner/stats
+stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
+MiB=1048576
+CG=/sys/fs/cgroup/blkio
+
+modprobe scsi_debug dev_size_mb=400 || bail "scsi_debug"
+sleep 0.5
+sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+name=${sd#/dev/}
+dev=$(cat /sys/block/$name/dev)
+mkfs.ext4 -q -F "$sd" >/dev/null 2>&1 && mount "$sd" /mnt || bail "mkfs/mount"
+mkdir -p $CG && mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
+echo $MiB > /proc/sys/vm/dirty_background_bytes
+echo $((256 * MiB)) > /proc/sys/vm/dirty_bytes
+echo 100 > /proc/sys/vm/dirty_expire_centisecs
+echo 100 > /proc/sys/vm/dirty_writeback_centisecs
+
+disk_written() { echo $(( $(awk '{ print $7 }' /sys/block/$name/stat) * 512 )); }
+charged() {	# bytes written charged to cgroup $1 on the disk
+	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
+		$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1 | grep . || echo 0
+}
+limit() { echo "$dev $2" > $CG/$1/blkio.throttle.write_bps_device; }
+in_cg() {	# in_cg GROUP CMD...: run CMD in GROUP, in the background
+	local g=$1
+	shift
+	bash -c 'echo $$ > '"$CG/$g"'/cgroup.procs && exec "$@"' _ "$@" &
+}
+settle() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+# sample SECONDS: per-second disk write rates (bytes), one per line
+sample() {
+	local i prev cur
+	prev=$(disk_written)
+	for i in $(seq "$1"); do
+		sleep 1
+		cur=$(disk_written)
+		echo $((cur - prev))
+		prev=$cur
+	done
+}
+mean() { awk '{ s += $1; n++ } END { printf "%d\n", n ? s / n : 0 }'; }
+within() {	# within VALUE TARGET PERCENT
+	[ "$1" -ge $(( $2 * (100 - $3) / 100 )) ] && [ "$1" -le $(( $2 * (100 + $3) / 100 )) ]
+}
+
+mkdir -p $CG/foo $CG/bar
+
+# ---- a. the seed case ---------------------------------------------------
+seed_case() {	# seed_case LABEL SECONDS: dd 64 MiB in foo at 1 MiB/s
+	limit foo $MiB
+	c0=$(charged foo); d0=$(disk_written)
+	in_cg foo dd if=/dev/zero of=/mnt/seed bs=1M count=64 status=none
+	local pid=$!
+	sleep 2
+	rates=$(sample "$2")
+	c1=$(charged foo); d1=$(disk_written)
+	limit foo 0
+	wait $pid
+	settle
+	rm -f /mnt/seed
+	echo "# $1 per-second disk write rate (KiB/s): $(echo "$rates" | awk '{ printf "%d ", $1 / 1024 }')"
+}
+seed_case vanilla 8
+m=$(echo "$rates" | mean)
+diag "vanilla: mean $((m / 1024)) KiB/s, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB"
+expect_gt "vanilla: flusher writeback exceeds the 1 MiB/s limit (mean > 1.5 MiB/s)" "$m" $((MiB * 3 / 2))
+ok_if "vanilla: foo is charged less than 10% of the disk writes" \
+	test $(( (c1 - c0) * 10 )) -lt $(( d1 - d0 ))
+
+modprobe blkowner || bail "cannot load blkowner"
+seed_case blkowner 22
+m=$(echo "$rates" | mean)
+inband=$(echo "$rates" | while read -r r; do within "$r" $MiB 10 && echo y; done | grep -c y)
+diag "blkowner: mean $((m / 1024)) KiB/s, $inband/22 seconds within 10%, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB"
+ok_if "blkowner: mean disk write rate over 22 s within 10% of 1 MiB/s" within "$m" $MiB 10
+ok_if "blkowner: at least 18 of 22 per-second rates within 10% of the limit" test "$inband" -ge 18
+ok_if "blkowner: foo is charged >= 90% of the bytes written to the disk" \
+	test $(( (c1 - c0) * 10 )) -ge $(( (d1 - d0) * 9 ))
+expect_gt "blkowner: pages tagged" "$(stat pages_tagged)" 0
+expect_gt "blkowner: bios re-charged" "$(stat bios_recharged)" 0
+
+# ---- b. two groups, 1 and 4 MiB/s ----------------------------------------
+limit foo $MiB; limit bar $((4 * MiB))
+f0=$(charged foo); b0=$(charged bar)
+in_cg foo dd if=/dev/zero of=/mnt/f1 bs=1M count=64 status=none; p1=$!
+in_cg bar dd if=/dev/zero of=/mnt/f2 bs=1M count=160 status=none; p2=$!
+sleep 3
+f0=$(charged foo); b0=$(charged bar)
+sleep 20
+f1=$(charged foo); b1=$(charged bar)
+limit foo 0; limit bar 0
+wait $p1 $p2
+settle; rm -f /mnt/f1 /mnt/f2
+rf=$(( (f1 - f0) / 20 )); rb=$(( (b1 - b0) / 20 ))
+diag "two groups: foo $((rf / 1024)) KiB/s (limit 1024), bar $((rb / 1024)) KiB/s (limit 4096)"
+ok_if "two groups: foo within 15% of 1 MiB/s" within "$rf" $MiB 15
+ok_if "two groups: bar within 15% of 4 MiB/s" within "$rb" $((4 * MiB)) 15
+
+# ---- c. shared file, interleaved 1 MiB regions ----------------------------
+f0=$(charged foo); b0=$(charged bar)
+for i in $(seq 0 2 14); do
+	in_cg foo dd if=/dev/zero of=/mnt/shared bs=1M seek=$i count=1 conv=notrunc status=none; wait $!
+	in_cg bar dd if=/dev/zero of=/mnt/shared bs=1M seek=$((i + 1)) count=1 conv=notrunc status=none; wait $!
+done
+sleep 6	# the flusher writes back (dirty_expire 1 s)
+f1=$(charged foo); b1=$(charged bar)
+diag "shared file: foo charged $(( (f1 - f0) / 1024 )) KiB, bar $(( (b1 - b0) / 1024 )) KiB (8192 each expected)"
+ok_if "shared file: foo charged its own 8 MiB (within 10%)" within $((f1 - f0)) $((8 * MiB)) 10
+ok_if "shared file: bar charged its own 8 MiB (within 10%)" within $((b1 - b0)) $((8 * MiB)) 10
+rm -f /mnt/shared
+
+# ---- e. raw block device buffered writes -----------------------------------
+umount /mnt
+limit foo $MiB
+in_cg foo dd if=/dev/zero of="$sd" bs=1M count=32 seek=100 status=none; pid=$!
+sleep 2
+rates=$(sample 10)
+limit foo 0
+wait $pid; settle
+m=$(echo "$rates" | mean)
+diag "raw device: mean $((m / 1024)) KiB/s"
+ok_if "raw device buffered writes in foo held within 10% of 1 MiB/s" within "$m" $MiB 10
+mount "$sd" /mnt || bail "remount"
+
+# ---- f. rmdir of the owner and rmmod with dirty pages pending ---------------
+hold() {	# keep dirty pages dirty until flush
+	echo 0 > /proc/sys/vm/dirty_background_bytes
+	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
+}
+flush() {	# let the flusher write back (not sync: that is REQ_SYNC)
+	echo $MiB > /proc/sys/vm/dirty_background_bytes
+	echo 100 > /proc/sys/vm/dirty_expire_centisecs
+	sleep 6
+}
+hold
+mkdir -p $CG/gone
+in_cg gone dd if=/dev/zero of=/mnt/orphan bs=1M count=16 status=none; wait $!
+rmdir $CG/gone
+nf=$(stat owner_not_found)
+flush
+expect_gt "rmdir: writeback of a removed owner's pages falls back (owner_not_found)" \
+	"$(stat owner_not_found)" "$nf"
+hold
+in_cg foo dd if=/dev/zero of=/mnt/pending bs=1M count=16 status=none; wait $!
+e=$(stat entries)
+expect_gt "tagged dirty pages are pending before rmmod" "$e" 0
+ok_if "rmmod with $e tagged dirty pages pending succeeds" rmmod blkowner
+flush
+ok_if "writeback after rmmod completes" sync
+rm -f /mnt/orphan /mnt/pending
+
+# ---- g. isolation: an unthrottled sibling -----------------------------------
+sib() {	# sib: buffered write throughput (KiB/s) of bar, 48 MiB + fsync
+	local t0 t1
+	t0=$(date +%s%N)
+	in_cg bar dd if=/dev/zero of=/mnt/sib bs=1M count=48 conv=fsync status=none; wait $!
+	t1=$(date +%s%N)
+	rm -f /mnt/sib
+	echo $(( 48 * 1024 * 1000000000 / (t1 - t0) ))
+}
+fsync_ms() {	# worst latency (ms) of 5 small write+fsync in bar
+	local i t0 t1 worst=0
+	for i in 1 2 3 4 5; do
+		t0=$(date +%s%N)
+		in_cg bar dd if=/dev/zero of=/mnt/small bs=4k count=1 conv=fsync status=none; wait $!
+		t1=$(date +%s%N)
+		[ $(( (t1 - t0) / 1000000 )) -gt $worst ] && worst=$(( (t1 - t0) / 1000000 ))
+		sleep 0.3
+	done
+	echo $worst
+}
+modprobe blkowner
+solo=$(sib)
+limit foo $MiB
+in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
+sleep 3
+busy=$(sib)
+lat=$(fsync_ms)
+limit foo 0
+wait $hog; settle; rm -f /mnt/hog /mnt/small
+diag "isolation: sibling solo $solo KiB/s, beside throttled foo $busy KiB/s; worst sibling fsync $lat ms"
+echo "# isolation solo_kibps=$solo busy_kibps=$busy worst_fsync_ms=$lat"
+ok_if "isolation: sibling keeps >= 80% of its solo throughput" test $((busy * 100)) -ge $((solo * 80))
+ok_if "isolation: no multi-second fsync stall of the sibling (< 2000 ms)" test "$lat" -lt 2000
+
+# ---- parameters -------------------------------------------------------------
+old=$(cat $P/hierarchies)
+ok_if "hierarchies=v3 is refused" bash -c "! echo v3 > $P/hierarchies 2>/dev/null"
+expect_eq "hierarchies keeps its value" "$old" "$(cat $P/hierarchies)"
+ok_if "dmesg names the accepted values" \
+	bash -c "dmesg | grep -q 'blkowner: hierarchies: invalid value, accepted: v1, v2, both, none'"
+cat $S | sed 's/^/# stats: /'
+umount /mnt
+rmmod blkowner
+st_done

@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 900
+#
+# intbounce.ko: direct I/O buffers rewritten while a write is in flight must
+# not fail T10 PI writes.  Every case first shows vanilla failing.
+. "$(dirname "$0")/../lib.sh"
+
+P=/sys/module/intbounce/parameters
+S=/sys/kernel/debug/intbounce/stats
+stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# sdload DIF GUARD SECTOR_SIZE [extra scsi_debug args]
+sdload() {
+	rmmod scsi_debug 2>/dev/null
+	modprobe scsi_debug dif="$1" dix=1 guard="$2" sector_size="$3" \
+		dev_size_mb=48 "${@:4}" || bail "scsi_debug dif=$1 guard=$2"
+	sleep 0.5
+	sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+	name=${sd#/dev/}
+}
+racy() {	# racy DIF GUARD SECTOR_SIZE: the reproducer's disk
+	sdload "$1" "$2" "$3" max_queue=1 delay=2
+	echo 64 > /sys/block/$name/queue/max_sectors_kb
+}
+race() { "$ST_HELPERS/pirace" "$sd" "${1:-8}" 1024 "$lbs"; }
+
+# ---- a. the AIO race, vanilla then always and auto ------------------------
+lbs=512
+racy 1 0 512
+r=$(race 8)
+diag "vanilla: $r"
+expect_eq "vanilla: every raced 1 MiB write fails (dif=1 guard=0)" 8 "$(field failed "$r")"
+modprobe intbounce || bail "cannot load intbounce"
+expect_eq "default mode is auto" auto "$(cat $P/mode)"
+for m in always auto; do
+	echo $m > $P/mode
+	b=$(stat bios_bounced)
+	r=$(race 8)
+	diag "$m: $r"
+	expect_eq "$m: no raced write fails" 0 "$(field failed "$r")"
+	expect_eq "$m: read back equals the data at submission, no torn block" \
+		"0 16384" "$(field torn "$r") $(field intact "$r")"
+	expect_gt "$m: bios were bounced" "$(stat bios_bounced)" "$b"
+done
+echo off > $P/mode
+r=$(race 4)
+expect_eq "mode=off: the race fails again" 4 "$(field failed "$r")"
+echo auto > $P/mode
+
+# ---- b. matrix: dif 1/2/3 x guard 0/1 x sector 512/4096 --------------------
+for dif in 1 2 3; do
+	for guard in 0 1; do
+		for lbs in 512 4096; do
+			rmmod intbounce
+			racy $dif $guard $lbs
+			v=$(field failed "$(race 3)")
+			modprobe intbounce
+			r=$(race 3)
+			if [ "$v" = 3 ] && [ "$(field failed "$r")" = 0 ] &&
+			   [ "$(field torn "$r")" = 0 ]; then
+				pass "dif=$dif guard=$guard lbs=$lbs: vanilla 3/3 fail, auto 0 fail, 0 torn"
+			else
+				fail "dif=$dif guard=$guard lbs=$lbs: vanilla 3/3 fail, auto 0 fail, 0 torn"
+				diag "vanilla failed=$v; auto: $r"
+			fi
+		done
+	done
+done
+lbs=512
+
+# ---- c. fio verify=crc32c, direct and buffered, every mode -----------------
+sdload 1 0 512
+for m in off always auto; do
+	echo $m > $P/mode
+	for direct in 1 0; do
+		fio --name=v --filename="$sd" --rw=randwrite --bsrange=4k-1m \
+			--ioengine=libaio --iodepth=16 --direct=$direct --size=32m \
+			--verify=crc32c --do_verify=1 --verify_fatal=1 \
+			--output=/tmp/fio.out >/dev/null 2>&1
+		st=$?
+		errs=$(grep -o 'err= *[0-9]*' /tmp/fio.out | tr -dc '0-9\n' | sort -u | tr '\n' ' ')
+		ok_if "fio randwrite bs 4k-1m direct=$direct verify=crc32c, mode=$m: 0 errors" \
+			test $st -eq 0 -a "$errs" = "0 "
+	done
+done
+
+# ---- d. ext4 on the DIX disk, raced through an O_DIRECT file ---------------
+rmmod intbounce
+racy 1 0 512
+mkfs.ext4 -q -F "$sd" >/dev/null 2>&1 && mount "$sd" /mnt || bail "mkfs/mount"
+fallocate -l 16M /mnt/f && sync
+r=$("$ST_HELPERS/pirace" /mnt/f 4 1024 512)
+diag "ext4 vanilla: $r"
+expect_eq "ext4 O_DIRECT file, vanilla: raced writes fail" 4 "$(field failed "$r")"
+modprobe intbounce
+r=$("$ST_HELPERS/pirace" /mnt/f 4 1024 512)
+diag "ext4 auto: $r"
+expect_eq "ext4 O_DIRECT file, auto: no raced write fails, no torn block" \
+	"0 0" "$(field failed "$r") $(field torn "$r")"
+
+# ---- e. auto leaves page-cache writeback alone ----------------------------
+echo auto > $P/mode
+b=$(stat bios_bounced); s=$(stat skipped_stable_pages)
+dd if=/dev/urandom of=/mnt/buffered bs=1M count=8 status=none && sync
+expect_eq "auto: buffered ext4 writeback is not bounced" "$b" "$(stat bios_bounced)"
+expect_gt "auto: its bios are counted as stable-page skips" "$(stat skipped_stable_pages)" "$s"
+umount /mnt
+b=$(stat bios_bounced)
+dd if=/dev/urandom of="$sd" bs=1M count=4 status=none && sync
+expect_eq "auto: buffered raw-device writeback is not bounced" "$b" "$(stat bios_bounced)"
+
+# ---- g. memory pressure: small pool, failslab and fail_page_alloc ----------
+rmmod intbounce
+modprobe intbounce mode=always pool_pages=256 || bail "pool_pages=256"
+F=/sys/kernel/debug
+for f in failslab fail_page_alloc; do
+	echo 10 > $F/$f/probability
+	echo 100 > $F/$f/interval
+	echo -1 > $F/$f/times
+	echo 0 > $F/$f/space
+	echo 0 > $F/$f/verbose
+done
+echo 0 > $F/fail_page_alloc/ignore-gfp-wait 2>/dev/null
+echo 0 > $F/failslab/ignore-gfp-wait 2>/dev/null
+fio --name=p --filename="$sd" --rw=randwrite --bsrange=4k-1m --direct=1 \
+	--ioengine=libaio --iodepth=32 --numjobs=2 --size=16m --time_based \
+	--runtime=8 --output=/tmp/fio-p.out >/dev/null 2>&1 &
+pid=$!
+r=$(race 4)
+wait $pid
+for f in failslab fail_page_alloc; do echo 0 > $F/$f/probability; done
+diag "under fault injection: $r; pool_waits=$(stat pool_waits) alloc_failures=$(stat alloc_failures)"
+expect_eq "under fault injection all raced writes complete, none torn" \
+	"4 0" "$(field writes "$r") $(field torn "$r")"
+expect_eq "no bounce left in flight" 0 "$(stat inflight)"
+
+# ---- h. rmmod and mode switches while the race runs -----------------------
+(for i in $(seq 6); do "$ST_HELPERS/pirace" "$sd" 4 1024 512; done > /tmp/race-h.out) &
+pid=$!
+cycles=0 bad=0
+while kill -0 $pid 2>/dev/null; do
+	for m in off always auto; do echo $m > $P/mode 2>/dev/null; done
+	rmmod intbounce || bad=$((bad + 1))
+	modprobe intbounce || bad=$((bad + 1))
+	cycles=$((cycles + 1))
+done
+wait $pid
+expect_eq "rmmod/insmod and mode switches during the race: all succeeded ($cycles cycles)" 0 "$bad"
+
+# ---- bad parameters --------------------------------------------------------
+old=$(cat $P/mode)
+ok_if "mode=bogus is refused" bash -c "! echo bogus > $P/mode 2>/dev/null"
+expect_eq "mode keeps its value" "$old" "$(cat $P/mode)"
+rmmod intbounce
+ok_if "pool_pages below one bio is refused at load" bash -c '! modprobe intbounce pool_pages=8 2>/dev/null'
+ok_if "dmesg names the accepted values" \
+	bash -c "dmesg | grep -q 'intbounce: mode: invalid value, accepted: off, always, auto'"
+st_done

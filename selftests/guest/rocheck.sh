@@ -1,0 +1,340 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 600
+#
+# rocheck.ko: read-only enforcement at open and at submission.  Every
+# section first asserts what vanilla 6.12 does (rocheck not loaded).
+. "$(dirname "$0")/../lib.sh"
+
+P=/sys/module/rocheck/parameters
+D=/sys/kernel/debug/rocheck/devices
+mkdir -p /run/mdadm
+
+# stat DEV COUNTER: a per-device rocheck counter (0 if never counted).
+stat() {
+	local v
+	v=$(awk -v d="$1" -v k="$2" '$1 == d {
+		for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' $D 2>/dev/null)
+	echo "${v:-0}"
+}
+can_rw() { (exec 3<>"$1") 2>/dev/null; }
+can_wo() { (exec 3>"$1") 2>/dev/null; }
+can_ro() { (exec 3<"$1") 2>/dev/null; }
+sum() {	# sum DEV [OFFSET_MB LEN_MB]: md5 of a range, read with O_DIRECT
+	dd if="$1" bs=1M skip="${2:-0}" count="${3:-1}" iflag=direct status=none | md5sum | cut -c1-32
+}
+fill() {	# fill DEV CHAR [OFFSET_MB LEN_MB]
+	head -c $(( ${4:-1} * 1048576 )) /dev/zero | tr '\0' "$2" |
+		dd of="$1" bs=1M seek="${3:-0}" oflag=direct status=none
+}
+load() { modprobe rocheck "$@" || bail "cannot load rocheck"; }
+unload() { rmmod rocheck 2>/dev/null; true; }
+dropcache() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+modprobe scsi_debug dev_size_mb=96 lbpu=1 lbpws=1 lbprz=1 || bail "scsi_debug"
+sleep 1
+sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+name=${sd#/dev/}
+diag "disk under test: $sd"
+
+# ---- a. write opens --------------------------------------------------
+blockdev --setro "$sd"
+ok_if "vanilla: O_RDWR open of a read-only disk succeeds" can_rw "$sd"
+load
+expect_eq "default policies are open=warn submit=deny" "warn deny" "$(cat $P/open) $(cat $P/submit)"
+w=$(stat "$name" open_warned)
+ok_if "open=warn: O_RDWR open allowed" can_rw "$sd"
+expect_eq "open=warn: the open is counted" "$((w + 1))" "$(stat "$name" open_warned)"
+ok_if "open=warn: dmesg names device, task and verdict" \
+	bash -c "dmesg | grep -q 'rocheck: $name: write open of read-only device by bash\[[0-9]*\] allowed (open=warn)'"
+echo off > $P/open
+w=$(stat "$name" open_warned)
+ok_if "open=off: O_RDWR open allowed" can_rw "$sd"
+expect_eq "open=off: nothing counted" "$w" "$(stat "$name" open_warned)"
+echo deny > $P/open
+ok_if "open=deny: O_RDWR open refused" bash -c "! (exec 3<>$sd) 2>/dev/null"
+ok_if "open=deny: O_WRONLY open refused" bash -c "! (exec 3>$sd) 2>/dev/null"
+ok_if "open=deny: the error is EROFS" \
+	bash -c "(exec 3<>$sd) 2>&1 | grep -q 'Read-only file system'"
+ok_if "open=deny: O_RDONLY open allowed" can_ro "$sd"
+expect_eq "open=deny: refusals counted" 3 "$(stat "$name" open_refused)"
+blockdev --setrw "$sd"
+ok_if "open=deny: O_RDWR open of a writable disk allowed" can_rw "$sd"
+
+# Partition-only read-only: an MBR with two 16 MiB partitions.
+mbr_entry() {	# start_sector nr_sectors
+	local s=$1 n=$2
+	printf '\x00\x00\x00\x00\x83\x00\x00\x00'
+	printf "\\x$(printf %02x $((s & 255)))\\x$(printf %02x $((s >> 8 & 255)))\\x$(printf %02x $((s >> 16 & 255)))\\x$(printf %02x $((s >> 24 & 255)))"
+	printf "\\x$(printf %02x $((n & 255)))\\x$(printf %02x $((n >> 8 & 255)))\\x$(printf %02x $((n >> 16 & 255)))\\x$(printf %02x $((n >> 24 & 255)))"
+}
+{ head -c 446 /dev/zero; mbr_entry 2048 32768; mbr_entry 34816 32768
+  head -c 32 /dev/zero; printf '\x55\xaa'; } | dd of="$sd" bs=512 count=1 oflag=direct status=none
+blockdev --rereadpt "$sd"
+wait_for_dev "${sd}1" && wait_for_dev "${sd}2" || bail "no partitions"
+blockdev --setro "${sd}1"
+ok_if "partition RO, open=deny: O_RDWR of ${name}1 refused" bash -c "! (exec 3<>${sd}1) 2>/dev/null"
+ok_if "partition RO, open=deny: O_RDWR of ${name}2 allowed" can_rw "${sd}2"
+ok_if "partition RO, open=deny: O_RDWR of the whole disk allowed" can_rw "$sd"
+blockdev --setrw "${sd}1"
+echo warn > $P/open
+unload
+
+# ---- b. writeback after BLKROSET ---------------------------------------
+# rowrite keeps its fd open, dirties 64 KiB of page cache, runs
+# "blockdev --setro", then fsyncs.
+writeback_case() {	# writeback_case LABEL EXPECT(changed|unchanged)
+	blockdev --setrw "$sd"
+	fill "$sd" a 0 1
+	dropcache
+	local before after out
+	before=$(sum "$sd")
+	out=$("$ST_HELPERS/rowrite" "$sd" 0 65536 0x42 "blockdev --setro $sd")
+	after=$(sum "$sd")
+	blockdev --setrw "$sd"
+	if [ "$2" = changed ]; then
+		ok_if "$1: data dirtied before BLKROSET reaches the disk" test "$before" != "$after"
+		expect_eq "$1: fsync reports success" "fsync: ok" "$out"
+	else
+		expect_eq "$1: disk bytes unchanged" "$before" "$after"
+		ok_if "$1: fsync reports an error ($out)" test "$out" != "fsync: ok"
+	fi
+}
+writeback_case "vanilla" changed
+load
+r=$(stat "$name" bios_refused)
+writeback_case "submit=deny" unchanged
+expect_gt "submit=deny: refused writeback bios counted" "$(stat "$name" bios_refused)" "$r"
+ok_if "submit=deny: dmesg names device, op, sector, length, task" \
+	bash -c "dmesg | grep -Eq 'rocheck: $name: refused WRITE of [0-9]+ bytes at sector [0-9]+ to read-only device by .+\[[0-9]+\]'"
+echo warn > $P/submit
+writeback_case "submit=warn" changed
+echo off > $P/submit
+writeback_case "submit=off" changed
+echo deny > $P/submit
+unload
+
+# ---- c. stacks ---------------------------------------------------------
+sectors=$(blockdev --getsz "$sd")
+dm_case() {	# dm_case LABEL EXPECT
+	blockdev --setrw "$sd"
+	fill "$sd" a 8 1
+	dmsetup create rolin --table "0 $sectors linear $sd 0" || bail "dmsetup"
+	blockdev --setro "$sd"
+	local before after st=0
+	before=$(sum "$sd" 8 1)
+	fill /dev/mapper/rolin C 8 1 2>/dev/null || st=$?
+	after=$(sum "$sd" 8 1)
+	dmsetup remove rolin
+	blockdev --setrw "$sd"
+	if [ "$2" = changed ]; then
+		ok_if "$1: dm-linear made writable writes to the read-only disk" test "$before" != "$after"
+	else
+		expect_eq "$1: dm-linear write leaves the read-only disk unchanged" "$before" "$after"
+		ok_if "$1: the write through dm-linear fails" test "$st" -ne 0
+	fi
+}
+dm_case "vanilla" changed
+load
+dm_case "rocheck" unchanged
+unload
+
+md_case() {	# md_case LABEL EXPECT
+	local la lb before after
+	truncate -s 64M /tmp/m0 /tmp/m1
+	la=$(losetup -f --show /tmp/m0) && lb=$(losetup -f --show /tmp/m1) || bail "losetup"
+	mdadm --create /dev/md/rot --level=1 --raid-devices=2 --metadata=1.2 \
+		--assume-clean --run --quiet "$la" "$lb" >/dev/null 2>&1 || bail "mdadm --create"
+	sync
+	blockdev --setro "$la"
+	before=$(md5sum < /tmp/m0)
+	head -c 1048576 /dev/zero | tr '\0' M | dd of=/dev/md/rot bs=1M oflag=direct status=none 2>/dev/null
+	sync
+	after=$(md5sum < /tmp/m0)
+	mdadm --stop /dev/md/rot >/dev/null 2>&1
+	blockdev --setrw "$la"
+	losetup -d "$la" "$lb"
+	rm -f /tmp/m0 /tmp/m1
+	if [ "$2" = changed ]; then
+		ok_if "$1: md raid1 writes to its read-only member" test "$before" != "$after"
+	else
+		expect_eq "$1: md raid1 leaves its read-only member unchanged" "$before" "$after"
+	fi
+}
+md_case "vanilla" changed
+load
+md_case "rocheck" unchanged
+unload
+
+loop_case() {	# loop_case LABEL
+	local l before after
+	blockdev --setrw "$sd"
+	fill "$sd" a 16 1
+	l=$(losetup -f --show "$sd") || bail "losetup"
+	blockdev --setro "$sd"
+	before=$(sum "$sd" 16 1)
+	fill "$l" L 16 1 2>/dev/null
+	sync
+	after=$(sum "$sd" 16 1)
+	losetup -d "$l"
+	blockdev --setrw "$sd"
+	expect_eq "$1: loop opened read-write before the flip leaves the disk unchanged" "$before" "$after"
+}
+# Vanilla already refuses here: loop writes through the bdev file, whose
+# write_iter returns EPERM for a read-only device.
+loop_case "vanilla"
+load
+loop_case "rocheck"
+unload
+
+# ---- d. compatibility matrix --------------------------------------------
+blockdev --setrw "$sd"
+mkfs.ext4 -q -F "${sd}2" >/dev/null 2>&1 || bail "mkfs"
+truncate -s 64M /tmp/m0 /tmp/m1
+la=$(losetup -f --show /tmp/m0); lb=$(losetup -f --show /tmp/m1)
+mdadm --create /dev/md/compat --level=1 --raid-devices=2 --metadata=1.2 \
+	--assume-clean --run --quiet "$la" "$lb" >/dev/null 2>&1 || bail "mdadm"
+mdadm --stop /dev/md/compat >/dev/null 2>&1
+blockdev --setro "$sd"; blockdev --setro "$la"; blockdev --setro "$lb"
+matrix_row() {	# matrix_row SETTING LABEL CMD...
+	local setting=$1 label=$2
+	shift 2
+	if "$@" >/dev/null 2>&1; then
+		pass "matrix [$setting]: $label works"
+		echo "# matrix $setting | $label | works"
+	else
+		fail "matrix [$setting]: $label works"
+		echo "# matrix $setting | $label | FAILS"
+	fi
+}
+try_losetup_r() { local l; l=$(losetup -r -f --show "$sd") && losetup -d "$l"; }
+try_losetup() { local l; l=$(losetup -f --show "$sd") && losetup -d "$l"; }
+try_dm_ro() { dmsetup create --readonly rocompat --table "0 $sectors linear $sd 0" && dmsetup remove rocompat; }
+try_md_ro() { mdadm --assemble --readonly /dev/md/compat "$la" "$lb" && mdadm --stop /dev/md/compat; }
+try_mount_ro() { mount -o ro,noload "${sd}2" /mnt && umount /mnt; }
+matrix() {
+	matrix_row "$1" "losetup -r" try_losetup_r
+	matrix_row "$1" "losetup (falls back to read-only)" try_losetup
+	matrix_row "$1" "dmsetup create --readonly" try_dm_ro
+	matrix_row "$1" "mdadm --assemble --readonly" try_md_ro
+	matrix_row "$1" "mount -o ro,noload (ext4)" try_mount_ro
+	matrix_row "$1" "blkid" blkid "${sd}2"
+	matrix_row "$1" "e2fsck -n" e2fsck -n "${sd}2"
+}
+matrix vanilla
+load
+matrix defaults
+echo deny > $P/open
+matrix open=deny
+# The 2011 breakage, measured: without the kernel-holder exemption md
+# cannot assemble a read-only member set.
+echo none > $P/open_exempt
+if try_md_ro >/dev/null 2>&1; then
+	fail "open=deny open_exempt=none: md assembly is refused"
+else
+	pass "open=deny open_exempt=none: md assembly is refused"
+fi
+echo "# matrix open=deny,open_exempt=none | mdadm --assemble --readonly | refused (EROFS)"
+echo kernel > $P/open_exempt
+echo warn > $P/open
+unload
+blockdev --setrw "$la"; blockdev --setrw "$lb"
+losetup -d "$la" "$lb"; rm -f /tmp/m0 /tmp/m1
+
+# ---- e. discard and write-zeroes ---------------------------------------
+blockdev --setrw "$sd"
+zap_case() {	# zap_case LABEL EXPECT FLAGS
+	fill "$sd" a 24 1
+	dmsetup create rozap --table "0 $sectors linear $sd 0" || bail "dmsetup"
+	blockdev --setro "$sd"
+	local before after
+	before=$(sum "$sd" 24 1)
+	blkdiscard $3 -o $((24 << 20)) -l $((1 << 20)) /dev/mapper/rozap 2>/dev/null
+	after=$(sum "$sd" 24 1)
+	dmsetup remove rozap
+	blockdev --setrw "$sd"
+	if [ "$2" = changed ]; then
+		ok_if "$1: blkdiscard $3 through dm-linear changes the read-only disk" test "$before" != "$after"
+	else
+		expect_eq "$1: blkdiscard $3 through dm-linear leaves the read-only disk unchanged" "$before" "$after"
+	fi
+}
+blockdev --setro "$sd"
+ok_if "vanilla: blkdiscard on the read-only node itself fails (ioctl check)" \
+	bash -c "! blkdiscard -o 0 -l 1048576 $sd 2>/dev/null"
+blockdev --setrw "$sd"
+zap_case vanilla changed ""
+zap_case vanilla changed "-z"
+load
+d=$(stat "$name" discard); z=$(stat "$name" write_zeroes); wr=$(stat "$name" write)
+zap_case rocheck unchanged ""
+zap_case rocheck unchanged "-z"
+expect_gt "discard refusals counted" "$(stat "$name" discard)" "$d"
+expect_gt "write-zeroes refusals counted (as write_zeroes or zero-page writes)" \
+	"$(( $(stat "$name" write_zeroes) + $(stat "$name" write) ))" "$((z + wr))"
+# Empty flushes pass.
+blockdev --setro "$sd"
+ok_if "an empty flush to a read-only disk passes" blockdev --flushbufs "$sd"
+blockdev --setrw "$sd"
+unload
+
+# ---- f. switching and rmmod/insmod under I/O to other disks -------------
+modprobe null_blk nr_devices=1 gb=1 || bail "null_blk"
+wait_for_dev /dev/nullb0 || bail "no nullb0"
+fio --name=w --filename=/dev/nullb0 --rw=randwrite --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=16 --time_based --runtime=10 \
+	--name=b --filename=/dev/nullb0 --rw=write --bs=64k --offset=512m \
+	--size=128m --time_based --runtime=10 >/tmp/fio.out 2>&1 &
+fio_pid=$!
+cycles=0 bad=0
+while kill -0 $fio_pid 2>/dev/null; do
+	modprobe rocheck || bad=$((bad + 1))
+	for v in off warn deny; do
+		echo $v > $P/open && echo $v > $P/submit || bad=$((bad + 1))
+	done
+	echo "nullb0=off,$name=deny" > $P/dev_policy || bad=$((bad + 1))
+	rmmod rocheck || bad=$((bad + 1))
+	cycles=$((cycles + 1))
+done
+wait $fio_pid
+expect_eq "fio to null_blk has no error over $cycles load/switch/unload cycles" 0 "$?"
+expect_eq "every load, switch and unload succeeded" 0 "$bad"
+blockdev --setro "$sd"
+ok_if "after rmmod: vanilla behaviour (O_RDWR open of RO disk succeeds)" can_rw "$sd"
+blockdev --setrw "$sd"
+
+# ---- g. bad parameter values ------------------------------------------
+load
+try_bad() {	# try_bad PARAM VALUE
+	local old
+	old=$(cat "$P/$1")
+	if printf '%s' "$2" > "$P/$1" 2>/dev/null; then
+		fail "$1='$(printf %q "$2")' is refused"
+	else
+		pass "$1='$(printf %q "$2" | head -c 40)' is refused"
+	fi
+	expect_eq "$1 keeps its old value" "$old" "$(cat "$P/$1")"
+}
+try_bad open maybe
+try_bad open ""
+try_bad submit "deny deny"
+try_bad submit "$(head -c 5000 /dev/zero | tr '\0' x)"
+try_bad open_exempt "kernel,bogus"
+try_bad open_exempt "comm:$(head -c 40 /dev/zero | tr '\0' y)"
+try_bad dev_policy "sdb=sometimes"
+try_bad dev_policy "4096:0=deny"
+try_bad dev_policy "=deny"
+ok_if "dmesg names the accepted values" \
+	bash -c "dmesg | grep -q 'rocheck: open: invalid value, accepted: off, warn, deny'"
+# Per-device override: this disk off while the global policy is deny.
+echo "$name=off" > $P/dev_policy
+expect_eq "dev_policy reads back" "$name=off" "$(cat $P/dev_policy)"
+dm_case "dev_policy $name=off" changed
+echo "8:0=deny,$(cat /sys/block/$name/dev)=off" > $P/dev_policy
+dm_case "dev_policy MAJ:MIN=off" changed
+echo "" > $P/dev_policy
+dm_case "dev_policy cleared" unchanged
+unload
+modinfo rocheck | grep '^parm:' | sed 's/^/# /'
+expect_eq "modinfo describes every parameter" 4 "$(modinfo -F parm rocheck | grep -c .)"
+st_done
