@@ -148,19 +148,26 @@ MODULE_PARM_DESC(pool_pages,
 		 "Bounce pages reserved in the mempool, set at load time (default 512, at least 256: one full bio)");
 
 /*
- * A folio is stable when nobody can write to it until this write ends:
- * page cache of a mapping that requires stable writes, under writeback
- * (writers wait in folio_wait_stable()).  Anything else, user pages of
- * direct I/O above all, may change under us.
+ * Whether user space can change @folio while the write is in flight
+ * without waiting for it.  Direct I/O submits user memory: anonymous
+ * folios, or page cache mapped into a process (mmap of a file, shmem,
+ * hugetlbfs).  Page cache under writeback of a stable-writes mapping is
+ * safe: writers and page_mkwrite() wait in folio_wait_stable().  Memory
+ * that is not user memory at all (slab, journal buffers) belongs to the
+ * kernel code that submitted it and is left alone.
  */
 static bool ib_folio_stable(struct folio *folio)
 {
 	struct address_space *mapping;
 
-	if (folio_test_anon(folio) || !folio_test_writeback(folio))
+	if (folio_test_anon(folio))
 		return false;
 	mapping = folio_mapping(folio);
-	return mapping && mapping_stable_writes(mapping);
+	if (!mapping)
+		return true;
+	if (!mapping_stable_writes(mapping))
+		return false;
+	return folio_test_writeback(folio) || !folio_mapped(folio);
 }
 
 static bool ib_bio_stable(struct bio *bio)
@@ -276,15 +283,18 @@ static struct bio *ib_bounce(struct bio *orig)
 
 	/* Pack the data densely: every bounce page but the last is full. */
 	bio_for_each_segment(bv, orig, iter) {
-		while (bv.bv_len) {
+		/* The iterator advances by bv.bv_len: consume a copy. */
+		unsigned int src_off = bv.bv_offset, left = bv.bv_len;
+
+		while (left) {
 			struct bio_vec *dst = &bounce->bi_io_vec[i];
 			unsigned int off = done & (PAGE_SIZE - 1);
-			unsigned int n = min(bv.bv_len, PAGE_SIZE - off);
+			unsigned int n = min(left, PAGE_SIZE - off);
 
 			memcpy_from_page(page_address(dst->bv_page) + off,
-					 bv.bv_page, bv.bv_offset, n);
-			bv.bv_offset += n;
-			bv.bv_len -= n;
+					 bv.bv_page, src_off, n);
+			src_off += n;
+			left -= n;
 			done += n;
 			if (!(done & (PAGE_SIZE - 1)))
 				i++;
@@ -310,6 +320,12 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 	struct blk_integrity *bi;
 	int mode = READ_ONCE(ib_mode);
 
+	/*
+	 * Our own bounce bio comes back here when blk-mq splits it and
+	 * resubmits the remainder: its data is already a private copy.
+	 */
+	if (bio->bi_end_io == ib_end_io)
+		return true;
 	if (bio_op(bio) != REQ_OP_WRITE) {
 		ib_inc(IB_SKIP_NOT_WRITE);
 		return true;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pirace DEV COUNT SIZE_KIB [LBS]
+ * pirace DEV COUNT SIZE_KIB [LBS [BASE_KIB]]
  *
  * The T10 PI direct I/O race: COUNT O_DIRECT AIO writes of SIZE_KIB each,
- * at consecutive offsets of DEV, and right after io_submit() returns (the
+ * at consecutive offsets of DEV from BASE_KIB (default 0), and right after io_submit() returns (the
  * kernel has computed the protection information by then, the device has
- * not read the data yet) the buffer is overwritten.  Then every region is
+ * not read all the data yet) the buffer is overwritten, again and again
+ * until the write completes.  Then every region is
  * read back with O_DIRECT and compared, logical block by logical block
  * (LBS bytes, default 512), with the data present at submission.
+ *
+ * With PIRACE_FAULTS set in the environment, the task turns on its
+ * make-it-fail flag (fault injection with task-filter) once set up.
  *
  * Prints "writes=N failed=F torn=T intact=I": failed writes (completion
  * error), and for successful writes the blocks that differ from / match
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static void fill(uint32_t *buf, size_t bytes, uint32_t gen)
@@ -38,18 +43,23 @@ int main(int argc, char **argv)
 	struct iocb cb, *cbs[1] = { &cb };
 	struct io_event ev;
 	size_t size, lbs = 512, b;
+	off_t base = 0;
 	unsigned long count, i, failed = 0, torn = 0, intact = 0;
 	uint32_t *buf, *want, *got;
+	struct timespec zero = { 0, 0 };
 	int fd, err = 0;
+	long k, n;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: pirace DEV COUNT SIZE_KIB [LBS]\n");
+		fprintf(stderr, "usage: pirace DEV COUNT SIZE_KIB [LBS [BASE_KIB]]\n");
 		return 2;
 	}
 	count = strtoul(argv[2], NULL, 0);
 	size = strtoul(argv[3], NULL, 0) * 1024;
 	if (argc > 4)
 		lbs = strtoul(argv[4], NULL, 0);
+	if (argc > 5)
+		base = (off_t)strtoull(argv[5], NULL, 0) * 1024;
 	fd = open(argv[1], O_RDWR | O_DIRECT);
 	if (fd < 0) {
 		perror("open");
@@ -63,6 +73,19 @@ int main(int argc, char **argv)
 		perror("io_setup");
 		return 2;
 	}
+	/* Fault injection (task-filter) for the I/O only, not the setup. */
+	memset(buf, 0, size);
+	memset(want, 0, size);
+	memset(got, 0, size);
+	if (getenv("PIRACE_FAULTS")) {
+		int f = open("/proc/self/make-it-fail", O_WRONLY);
+
+		if (f < 0 || write(f, "1", 1) != 1) {
+			perror("make-it-fail");
+			return 2;
+		}
+		close(f);
+	}
 	for (i = 0; i < count; i++) {
 		fill(buf, size, (uint32_t)i + 1);
 		memset(&cb, 0, sizeof(cb));
@@ -70,16 +93,25 @@ int main(int argc, char **argv)
 		cb.aio_lio_opcode = IOCB_CMD_PWRITE;
 		cb.aio_buf = (uintptr_t)buf;
 		cb.aio_nbytes = size;
-		cb.aio_offset = (off_t)(i * size);
+		cb.aio_offset = base + (off_t)(i * size);
 		if (syscall(SYS_io_submit, ctx, 1, cbs) != 1) {
 			perror("io_submit");
 			return 2;
 		}
-		/* PI is computed; the device has not fetched the data. */
-		memset(buf, 0xbb, size);
-		if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) != 1) {
-			perror("io_getevents");
-			return 2;
+		/*
+		 * PI is computed; the device has not fetched all the data.
+		 * Keep rewriting the buffer until the write completes, so
+		 * every part the device reads late sees changed bytes.
+		 */
+		for (k = 0;; k++) {
+			memset(buf, 0xbb ^ (k & 0xff), size);
+			n = syscall(SYS_io_getevents, ctx, 0, 1, &ev, &zero);
+			if (n == 1)
+				break;
+			if (n < 0) {
+				perror("io_getevents");
+				return 2;
+			}
 		}
 		if (ev.res != (long long)size) {
 			failed++;
@@ -88,7 +120,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		fill(want, size, (uint32_t)i + 1);
-		if (pread(fd, got, size, (off_t)(i * size)) != (ssize_t)size) {
+		if (pread(fd, got, size, base + (off_t)(i * size)) != (ssize_t)size) {
 			perror("pread");
 			return 2;
 		}
