@@ -201,7 +201,8 @@ static void bo_folio_dirtied(struct folio *folio,
 }
 
 /*
- * The owner entry of @folio, or 0.  The entry is consumed: the folio is
+ * The owner of @folio (css serial and id, without the page hash), or 0.
+ * The entry is consumed: the folio is
  * clean and under writeback now, and if it is dirtied again the hook
  * stores a fresh one, which the cmpxchg leaves alone.
  */
@@ -222,14 +223,14 @@ static unsigned long bo_take_owner(struct folio *folio)
 		bo_inc(BO_OWNER_STALE);
 		return 0;
 	}
-	return xa_to_value(entry);
+	return xa_to_value(entry) >> BO_HASH_BITS;
 }
 
-/* Associate @bio with the cgroup packed in @owner; false if it is gone. */
+/* Associate @bio with the cgroup @owner names; false if it is gone. */
 static bool bo_associate(struct bio *bio, unsigned long owner)
 {
-	int id = (owner >> BO_HASH_BITS) & GENMASK(BO_ID_BITS - 1, 0);
-	u64 serial = owner >> (BO_ID_BITS + BO_HASH_BITS);
+	int id = owner & GENMASK(BO_ID_BITS - 1, 0);
+	u64 serial = owner >> BO_ID_BITS;
 	struct cgroup_subsys_state *css;
 	bool found = false;
 

@@ -130,10 +130,12 @@ done
 echo 0 > $F/fail_page_alloc/min-order
 echo N > $F/fail_page_alloc/ignore-gfp-wait
 echo N > $F/failslab/ignore-gfp-wait
-# Two racers at once, so the pool has to serve two 1 MiB bounces.
-PIRACE_FAULTS=1 "$ST_HELPERS/pirace" "$sd" 8 1024 512 16384 > /tmp/race2.out 2>&1 &
+# Two racers at once, so the pool has to serve two 1 MiB bounces.  They
+# run from tmpfs: a 9p page fault failing under injection is a SIGBUS.
+cp "$ST_HELPERS/pirace" /tmp/pirace
+PIRACE_FAULTS=1 /tmp/pirace "$sd" 8 1024 512 16384 > /tmp/race2.out 2>&1 &
 pid=$!
-r=$(PIRACE_FAULTS=1 "$ST_HELPERS/pirace" "$sd" 8 1024 512 2>&1)
+r=$(PIRACE_FAULTS=1 /tmp/pirace "$sd" 8 1024 512 2>&1)
 wait $pid
 r2=$(cat /tmp/race2.out)
 for f in failslab fail_page_alloc; do echo 0 > $F/$f/probability; done

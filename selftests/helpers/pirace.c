@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,6 +81,12 @@ int main(int argc, char **argv)
 	if (getenv("PIRACE_FAULTS")) {
 		int f = open("/proc/self/make-it-fail", O_WRONLY);
 
+		/* Injected failures must hit the I/O, not our own page faults. */
+		if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+			perror("mlockall");
+			return 2;
+		}
+
 		if (f < 0 || write(f, "1", 1) != 1) {
 			perror("make-it-fail");
 			return 2;
@@ -95,8 +102,11 @@ int main(int argc, char **argv)
 		cb.aio_nbytes = size;
 		cb.aio_offset = base + (off_t)(i * size);
 		if (syscall(SYS_io_submit, ctx, 1, cbs) != 1) {
-			perror("io_submit");
-			return 2;
+			/* Refused at submission (e.g. no memory): a clean failure. */
+			failed++;
+			if (!err)
+				err = errno;
+			continue;
 		}
 		/*
 		 * PI is computed; the device has not fetched all the data.
