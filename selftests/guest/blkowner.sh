@@ -79,10 +79,15 @@ d0=$(disk_written); t0=$(date +%s%N)
 in_cg foo dd if=/dev/zero of=/mnt/seed bs=1M count=64 status=none
 pid=$!
 c0=$(charged foo)
+vrates= prev=$d0
 while [ $(( $(disk_written) - d0 )) -lt $((60 * MiB)) ] && [ $(( ($(date +%s%N) - t0) / 1000000000 )) -lt 40 ]; do
-	sleep 0.2
+	sleep 1
+	cur=$(disk_written)
+	vrates+="$(( (cur - prev) / 1024 )) "
+	prev=$cur
 done
 t1=$(date +%s%N); d1=$(disk_written); c1=$(charged foo)
+echo "# vanilla per-second disk write rate (KiB/s): $vrates"
 wait $pid; limit foo 0; settle; rm -f /mnt/seed
 m=$(( (d1 - d0) * 1000 / ((t1 - t0) / 1000000) ))
 diag "vanilla: $(( (d1 - d0) / MiB )) MiB on disk in $(( (t1 - t0) / 1000000 )) ms: $((m / 1024)) KiB/s; foo charged $(( (c1 - c0) / 1024 )) KiB"

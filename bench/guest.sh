@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/guest.sh SECTION: one benchmark section, run in the guest.  Prints
+# "result NAME VALUE" lines that bench/run collects.  Every comparison is
+# measured side by side in this boot, alternating, median of 3.
+. "$(dirname "$0")/../selftests/lib.sh"
+
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+iops() {	# iops FIO-ARGS...: write IOPS of one short fio run
+	fio --output-format=terse --terse-version=3 --runtime=5 --time_based "$@" |
+		awk -F';' '{ print $49 }'
+}
+bw_kib() {	# bw_kib FIO-ARGS...: write KiB/s
+	fio --output-format=terse --terse-version=3 "$@" | awk -F';' '{ print $48 }'
+}
+nullb() {
+	modprobe null_blk nr_devices=1 gb=4 irqmode=0 queue_mode=2 || exit 1
+	wait_for_dev /dev/nullb0
+}
+RW4K=(--name=r --filename=/dev/nullb0 --rw=randwrite --bs=4k --direct=1
+      --ioengine=libaio --iodepth=32)
+
+case $1 in
+platform)	# this kernel, nothing loaded
+	nullb
+	for i in 1 2 3; do iops "${RW4K[@]}"; done | median | sed 's/^/result iops /'
+	;;
+rocheck)
+	nullb
+	for i in 1 2 3; do
+		echo "off $(iops "${RW4K[@]}")"
+		modprobe rocheck
+		echo "on $(iops "${RW4K[@]}")"
+		rmmod rocheck
+	done > /tmp/r
+	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
+	echo "result with $(awk '$1 == "on" { print $2 }' /tmp/r | median)"
+	;;
+intbounce)
+	modprobe scsi_debug dif=1 dix=1 guard=0 delay=0 dev_size_mb=256 || exit 1
+	sleep 0.5
+	sd=$(scsi_debug_disk); wait_for_dev "$sd"
+	modprobe intbounce
+	P=/sys/module/intbounce/parameters/mode
+	SEQ=(--name=s --filename="$sd" --rw=write --bs=1m --direct=1
+	     --ioengine=libaio --iodepth=16 --runtime=5 --time_based)
+	RND=(--name=r --filename="$sd" --rw=randwrite --bs=4k --direct=1
+	     --ioengine=libaio --iodepth=16 --runtime=5 --time_based)
+	for i in 1 2 3; do
+		for m in off always auto; do
+			echo $m > $P
+			echo "seq_$m $(bw_kib "${SEQ[@]}")"
+			echo "rnd_$m $(bw_kib "${RND[@]}")"
+		done
+		# What upstream's fallback pays: the same data through the
+		# page cache, then fsync (intbounce off).
+		echo off > $P
+		echo "seq_buffered $(bw_kib --name=b --filename="$sd" --rw=write \
+			--bs=1m --size=128m --end_fsync=1 --ioengine=psync)"
+		echo "rnd_buffered $(bw_kib --name=b --filename="$sd" --rw=randwrite \
+			--bs=4k --size=32m --end_fsync=1 --ioengine=psync)"
+		echo "auto_buffered_seq $(echo auto > $P; bw_kib --name=b --filename="$sd" \
+			--rw=write --bs=1m --size=128m --end_fsync=1 --ioengine=psync)"
+	done > /tmp/r
+	for k in $(awk '{ print $1 }' /tmp/r | sort -u); do
+		echo "result $k $(awk -v k="$k" '$1 == k { print $2 }' /tmp/r | median)"
+	done
+	echo "result memcpy_mib_s $("$ST_HELPERS/memcpybw")"
+	;;
+blkowner)
+	nullb
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 && mount /dev/nullb0 /mnt
+	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=512m --end_fsync=1
+	     --ioengine=psync)
+	for i in 1 2 3; do
+		echo "off $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*
+		modprobe blkowner
+		echo "on $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*
+		rmmod blkowner
+	done > /tmp/r
+	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
+	echo "result with $(awk '$1 == "on" { print $2 }' /tmp/r | median)"
+	# Memory per tracked dirty page: xarray nodes are radix_tree_node slab.
+	modprobe blkowner
+	echo 50 > /proc/sys/vm/dirty_background_ratio
+	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
+	mkdir -p /sys/fs/cgroup/blkio && mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio
+	mkdir -p /sys/fs/cgroup/blkio/foo
+	n0=$(awk '$1 == "radix_tree_node" { print $3 * $4 }' /proc/slabinfo)
+	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 status=none'
+	e=$(awk '$1 == "entries" { print $2 }' /sys/kernel/debug/blkowner/stats)
+	n1=$(awk '$1 == "radix_tree_node" { print $3 * $4 }' /proc/slabinfo)
+	echo "result tracked_pages $e"
+	echo "result bytes_per_page $(( (n1 - n0) / (e > 0 ? e : 1) ))"
+	;;
+esac
