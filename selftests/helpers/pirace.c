@@ -130,9 +130,10 @@ int main(int argc, char **argv)
 			continue;
 		}
 		fill(want, size, (uint32_t)i + 1);
+		/* A read-back that fails PI verification is torn too. */
 		if (pread(fd, got, size, base + (off_t)(i * size)) != (ssize_t)size) {
-			perror("pread");
-			return 2;
+			torn += size / lbs;
+			continue;
 		}
 		for (b = 0; b < size; b += lbs) {
 			if (memcmp((char *)got + b, (char *)want + b, lbs))
