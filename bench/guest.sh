@@ -69,9 +69,12 @@ intbounce)
 	echo "result memcpy_mib_s $("$ST_HELPERS/memcpybw")"
 	;;
 blkowner)
-	nullb
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 && mount /dev/nullb0 /mnt
-	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=512m --end_fsync=1
+	# A filesystem needs a device that keeps its data.
+	modprobe null_blk nr_devices=1 gb=2 memory_backed=1 || exit 1
+	wait_for_dev /dev/nullb0
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 &&
+		mount /dev/nullb0 /mnt || { echo "bench: cannot mount ext4 on null_blk" >&2; exit 1; }
+	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
 	     --ioengine=psync)
 	for i in 1 2 3; do
 		echo "off $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*
@@ -91,7 +94,8 @@ blkowner)
 	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 status=none'
 	e=$(awk '$1 == "entries" { print $2 }' /sys/kernel/debug/blkowner/stats)
 	n1=$(awk '$1 == "radix_tree_node" { print $3 * $4 }' /proc/slabinfo)
+	[ "$e" -gt 0 ] || { echo "bench: no tracked pages" >&2; exit 1; }
 	echo "result tracked_pages $e"
-	echo "result bytes_per_page $(( (n1 - n0) / (e > 0 ? e : 1) ))"
+	echo "result bytes_per_page $(( (n1 - n0) / e ))"
 	;;
 esac
