@@ -175,7 +175,8 @@ static bool ib_bio_stable(struct bio *bio)
 	struct bvec_iter iter;
 	struct bio_vec bv;
 
-	bio_for_each_bvec(bv, bio, iter) {
+	/* Per page: a multi-page bvec may span several folios. */
+	bio_for_each_segment(bv, bio, iter) {
 		if (!ib_folio_stable(page_folio(bv.bv_page)))
 			return false;
 	}
