@@ -42,6 +42,8 @@
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
+#include "blkpolicy_param.h"
+
 /* Value entry layout: | serial:36 | id:20 | hash:7 | (63 bits) */
 #define BO_HASH_BITS	7
 #define BO_ID_BITS	20
@@ -105,29 +107,10 @@ module_param_named(v2_override, bo_v2_override, bool, 0600);
 MODULE_PARM_DESC(v2_override,
 		 "On cgroup v2, page ownership overrides the owner cgroup writeback gave the bio (default: 0)");
 
-static int bo_hier_set(const char *val, const struct kernel_param *kp)
-{
-	int h = sysfs_match_string(bo_hier_names, val);
-
-	if (h < 0) {
-		pr_err("hierarchies: invalid value, accepted: v1, v2, both, none\n");
-		return -EINVAL;
-	}
-	WRITE_ONCE(bo_hierarchies, h);
-	return 0;
-}
-
-static int bo_hier_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n",
-			  bo_hier_names[READ_ONCE(bo_hierarchies)]);
-}
-
-static const struct kernel_param_ops bo_hier_ops = {
-	.set = bo_hier_set,
-	.get = bo_hier_get,
+static struct bp_words bo_hier_words = {
+	&bo_hierarchies, bo_hier_names, ARRAY_SIZE(bo_hier_names)
 };
-module_param_cb(hierarchies, &bo_hier_ops, &bo_hierarchies, 0600);
+module_param_cb(hierarchies, &bp_words_ops, &bo_hier_words, 0600);
 MODULE_PARM_DESC(hierarchies,
 		 "Which io controller hierarchy to track: v1 (blkio, default), v2 (io), both, none");
 

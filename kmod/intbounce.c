@@ -41,6 +41,8 @@
 #include <linux/seq_file.h>
 #include <linux/wait.h>
 
+#include "blkpolicy_param.h"
+
 enum ib_mode { IB_OFF, IB_ALWAYS, IB_AUTO };
 
 static const char * const ib_mode_names[] = {
@@ -101,28 +103,10 @@ static inline void ib_inc(enum ib_counter c)
 	atomic64_inc(&ib_count[c]);
 }
 
-static int ib_mode_set(const char *val, const struct kernel_param *kp)
-{
-	int m = sysfs_match_string(ib_mode_names, val);
-
-	if (m < 0) {
-		pr_err("mode: invalid value, accepted: off, always, auto\n");
-		return -EINVAL;
-	}
-	WRITE_ONCE(ib_mode, m);
-	return 0;
-}
-
-static int ib_mode_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", ib_mode_names[READ_ONCE(ib_mode)]);
-}
-
-static const struct kernel_param_ops ib_mode_ops = {
-	.set = ib_mode_set,
-	.get = ib_mode_get,
+static struct bp_words ib_mode_words = {
+	&ib_mode, ib_mode_names, ARRAY_SIZE(ib_mode_names)
 };
-module_param_cb(mode, &ib_mode_ops, &ib_mode, 0600);
+module_param_cb(mode, &bp_words_ops, &ib_mode_words, 0600);
 MODULE_PARM_DESC(mode,
 		 "off; always (bounce every data write to an integrity disk); auto (default: bounce only writes whose pages stable pages do not protect)");
 

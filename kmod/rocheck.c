@@ -39,6 +39,8 @@
 #include <linux/string.h>
 #include <linux/xarray.h>
 
+#include "blkpolicy_param.h"
+
 enum rc_policy { RC_OFF, RC_WARN, RC_DENY };
 
 static const char * const rc_policy_names[] = {
@@ -118,34 +120,18 @@ static struct dentry *rc_debugfs;
 
 /* ---- parameters ---- */
 
-static int rc_policy_set(const char *val, const struct kernel_param *kp)
-{
-	int p = sysfs_match_string(rc_policy_names, val);
-
-	if (p < 0) {
-		pr_err("%s: invalid value, accepted: off, warn, deny\n",
-		       kp->name);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*(int *)kp->arg, p);
-	return 0;
-}
-
-static int rc_policy_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n",
-			  rc_policy_names[READ_ONCE(*(int *)kp->arg)]);
-}
-
-static const struct kernel_param_ops rc_policy_ops = {
-	.set = rc_policy_set,
-	.get = rc_policy_get,
+static struct bp_words rc_open_words = {
+	&rc_open_policy, rc_policy_names, ARRAY_SIZE(rc_policy_names)
 };
 
-module_param_cb(open, &rc_policy_ops, &rc_open_policy, 0600);
+static struct bp_words rc_submit_words = {
+	&rc_submit_policy, rc_policy_names, ARRAY_SIZE(rc_policy_names)
+};
+
+module_param_cb(open, &bp_words_ops, &rc_open_words, 0600);
 MODULE_PARM_DESC(open,
 		 "Write opens of a read-only device: off, warn (default; log and allow), deny (fail with EROFS)");
-module_param_cb(submit, &rc_policy_ops, &rc_submit_policy, 0600);
+module_param_cb(submit, &bp_words_ops, &rc_submit_words, 0600);
 MODULE_PARM_DESC(submit,
 		 "Bios that would modify a read-only device: off, warn (log and pass), deny (default; fail with EIO)");
 

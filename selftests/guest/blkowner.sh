@@ -236,7 +236,7 @@ old=$(cat $P/hierarchies)
 ok_if "hierarchies=v3 is refused" bash -c "! echo v3 > $P/hierarchies 2>/dev/null"
 expect_eq "hierarchies keeps its value" "$old" "$(cat $P/hierarchies)"
 ok_if "dmesg names the accepted values" \
-	bash -c "dmesg | grep -q 'blkowner: hierarchies: invalid value, accepted: v1, v2, both, none'"
+	bash -c "dmesg | grep -q 'blkowner: hierarchies: invalid value, accepted: none, v1, v2, both'"
 cat $S | sed 's/^/# stats: /'
 umount /mnt
 rmmod blkowner
