@@ -20,7 +20,9 @@
  *     Opens by kernel holders (md members, dm tables) are exempt by
  *     default; see the open_exempt parameter.
  *
- * Counters per device are in /sys/kernel/debug/rocheck/devices.
+ * Counters per device are in /sys/kernel/debug/rocheck/devices; every
+ * warned, exempted or refused decision is also a trace event
+ * (rocheck:rocheck_open, rocheck:rocheck_bio).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,6 +42,9 @@
 #include <linux/xarray.h>
 
 #include "blkpolicy_param.h"
+
+#define CREATE_TRACE_POINTS
+#include "rocheck_trace.h"
 
 enum rc_policy { RC_OFF, RC_WARN, RC_DENY };
 
@@ -93,7 +98,6 @@ struct rc_exempt {
 	bool kernel;
 	int nr_comms;
 	char comm[RC_MAX_COMMS][TASK_COMM_LEN];
-	struct rcu_head rcu;
 };
 
 /* Parsed dev_policy: immutable once published, replaced under RCU. */
@@ -104,7 +108,6 @@ struct rc_dev_policies {
 		char name[BDEVNAME_SIZE];
 		enum rc_policy policy;
 	} ent[RC_MAX_DEVS];
-	struct rcu_head rcu;
 };
 
 static int rc_open_policy = RC_WARN;
@@ -159,8 +162,35 @@ static bool rc_printable(const char *s)
 	return true;
 }
 
-static int rc_exempt_parse(const char *val, struct rc_exempt *ex)
+/*
+ * Parse @val with @parse into a fresh zeroed setting of @size bytes and
+ * publish it in @slot.  Readers under RCU see the old or the new setting,
+ * never a half-parsed one; on error the old one stays.
+ */
+static int rc_publish(void __rcu **slot, size_t size, const char *val,
+		      int (*parse)(const char *val, void *out))
 {
+	void *new, *old;
+	int ret;
+
+	new = kzalloc(size, GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	ret = parse(val, new);
+	if (ret) {
+		kfree(new);
+		return ret;
+	}
+	mutex_lock(&rc_param_lock);
+	old = rcu_replace_pointer(*slot, new, lockdep_is_held(&rc_param_lock));
+	mutex_unlock(&rc_param_lock);
+	kfree_rcu_mightsleep(old);
+	return 0;
+}
+
+static int rc_exempt_parse(const char *val, void *out)
+{
+	struct rc_exempt *ex = out;
 	char *buf, *s, *tok;
 	int ret = 0;
 
@@ -192,25 +222,14 @@ static int rc_exempt_parse(const char *val, struct rc_exempt *ex)
 
 static int rc_exempt_set(const char *val, const struct kernel_param *kp)
 {
-	struct rc_exempt *ex, *old;
 	int ret;
 
-	ex = kzalloc(sizeof(*ex), GFP_KERNEL);
-	if (!ex)
-		return -ENOMEM;
-	ret = rc_exempt_parse(val, ex);
-	if (ret) {
-		kfree(ex);
+	ret = rc_publish((void __rcu **)&rc_exempt, sizeof(struct rc_exempt),
+			 val, rc_exempt_parse);
+	if (ret == -EINVAL)
 		pr_err("open_exempt: invalid value, accepted: a comma-separated list of kernel, none, comm:NAME (at most %d names of at most %d characters)\n",
 		       RC_MAX_COMMS, TASK_COMM_LEN - 1);
-		return ret;
-	}
-	mutex_lock(&rc_param_lock);
-	old = rcu_replace_pointer(rc_exempt, ex,
-				  lockdep_is_held(&rc_param_lock));
-	mutex_unlock(&rc_param_lock);
-	kfree_rcu(old, rcu);
-	return 0;
+	return ret;
 }
 
 static int rc_exempt_get(char *buf, const struct kernel_param *kp)
@@ -240,8 +259,9 @@ module_param_cb(open_exempt, &rc_exempt_ops, NULL, 0600);
 MODULE_PARM_DESC(open_exempt,
 		 "Write opens the open check lets through: comma-separated kernel (opens by an in-kernel holder such as md or dm; default), comm:NAME (opens by a task of that name), none");
 
-static int rc_dev_policies_parse(const char *val, struct rc_dev_policies *dp)
+static int rc_dev_policies_parse(const char *val, void *out)
 {
+	struct rc_dev_policies *dp = out;
 	char *buf, *s, *tok, *eq;
 	unsigned int major, minor;
 	int p, ret = 0;
@@ -284,24 +304,15 @@ static int rc_dev_policies_parse(const char *val, struct rc_dev_policies *dp)
 
 static int rc_devs_set(const char *val, const struct kernel_param *kp)
 {
-	struct rc_dev_policies *dp, *old;
 	int ret;
 
-	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
-	if (!dp)
-		return -ENOMEM;
-	ret = rc_dev_policies_parse(val, dp);
-	if (ret) {
-		kfree(dp);
+	ret = rc_publish((void __rcu **)&rc_devs,
+			 sizeof(struct rc_dev_policies), val,
+			 rc_dev_policies_parse);
+	if (ret == -EINVAL)
 		pr_err("dev_policy: invalid value, accepted: a comma-separated list of DEV=POLICY, DEV a name (sdb, sdb1) or MAJ:MIN, POLICY off, warn or deny, at most %d entries\n",
 		       RC_MAX_DEVS);
-		return ret;
-	}
-	mutex_lock(&rc_param_lock);
-	old = rcu_replace_pointer(rc_devs, dp, lockdep_is_held(&rc_param_lock));
-	mutex_unlock(&rc_param_lock);
-	kfree_rcu(old, rcu);
-	return 0;
+	return ret;
 }
 
 static int rc_devs_get(char *buf, const struct kernel_param *kp)
@@ -434,16 +445,19 @@ static int rc_open(struct block_device *bdev, blk_mode_t mode, void *holder,
 		return 0;
 	if (rc_open_exempt(holder, bdev_file)) {
 		rc_count(bdev, GFP_KERNEL, RC_OPEN_EXEMPT, RC_NR_COUNTERS, 0);
+		trace_rocheck_open(bdev, mode, RC_VERDICT_EXEMPT);
 		return 0;
 	}
 	if (p == RC_WARN) {
 		rc_count(bdev, GFP_KERNEL, RC_OPEN_WARNED, RC_NR_COUNTERS, 0);
+		trace_rocheck_open(bdev, mode, RC_VERDICT_WARNED);
 		pr_warn_ratelimited("%pg: write open of read-only device by %s[%d] allowed (open=warn)\n",
 				    bdev, current->comm,
 				    task_pid_nr(current));
 		return 0;
 	}
 	rc_count(bdev, GFP_KERNEL, RC_OPEN_REFUSED, RC_NR_COUNTERS, 0);
+	trace_rocheck_open(bdev, mode, RC_VERDICT_REFUSED);
 	pr_warn_ratelimited("%pg: write open of read-only device by %s[%d] refused\n",
 			    bdev, current->comm, task_pid_nr(current));
 	return -EROFS;
@@ -485,6 +499,7 @@ static blk_status_t rc_submit(struct bio *bio)
 	gfp = (bio->bi_opf & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
 	if (p == RC_WARN) {
 		rc_count(bdev, gfp, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
+		trace_rocheck_bio(bio, RC_VERDICT_WARNED);
 		pr_warn_ratelimited("%pg: %s of %u bytes at sector %llu to read-only device by %s[%d] passed (submit=warn)\n",
 				    bdev, blk_op_str(op), bio->bi_iter.bi_size,
 				    (unsigned long long)bio->bi_iter.bi_sector,
@@ -493,6 +508,7 @@ static blk_status_t rc_submit(struct bio *bio)
 	}
 	rc_count(bdev, gfp, RC_BIOS_REFUSED, rc_op_counter(op),
 		 bio->bi_iter.bi_size);
+	trace_rocheck_bio(bio, RC_VERDICT_REFUSED);
 	pr_warn_ratelimited("%pg: refused %s of %u bytes at sector %llu to read-only device by %s[%d]\n",
 			    bdev, blk_op_str(op), bio->bi_iter.bi_size,
 			    (unsigned long long)bio->bi_iter.bi_sector,

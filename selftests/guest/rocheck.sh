@@ -103,11 +103,29 @@ writeback_case() {	# writeback_case LABEL EXPECT(changed|unchanged)
 }
 writeback_case "vanilla" changed
 load
+T=/sys/kernel/tracing
+echo 1 > $T/events/rocheck/enable || bail "no rocheck trace events"
+echo > $T/trace
 r=$(stat "$name" bios_refused)
 writeback_case "submit=deny" unchanged
 expect_gt "submit=deny: refused writeback bios counted" "$(stat "$name" bios_refused)" "$r"
 ok_if "submit=deny: dmesg names device, op, sector, length, task" \
 	bash -c "dmesg | grep -Eq 'rocheck: $name: refused WRITE of [0-9]+ bytes at sector [0-9]+ to read-only device by .+\[[0-9]+\]'"
+devno=$(sed 's/:/,/' /sys/block/$name/dev)
+grep rocheck_bio $T/trace | head -n 2 | sed 's/^/# /'
+expect_eq "trace: one rocheck_bio event per refused bio" \
+	"$(( $(stat "$name" bios_refused) - r ))" \
+	"$(grep -cE "rocheck_bio: $devno WRITE [0-9]+ \+ [0-9]+ bytes refused by .+\[[0-9]+\]" $T/trace)"
+blockdev --setro "$sd"
+echo deny > $P/open
+echo > $T/trace
+can_rw "$sd"
+echo warn > $P/open
+blockdev --setrw "$sd"
+grep rocheck_open $T/trace | sed 's/^/# /'
+expect_eq "trace: a refused write open is a rocheck_open event" 1 \
+	"$(grep -cE "rocheck_open: $devno mode=rw refused by .+\[[0-9]+\]" $T/trace)"
+echo 0 > $T/events/rocheck/enable
 echo warn > $P/submit
 writeback_case "submit=warn" changed
 echo off > $P/submit

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rocheck trace events: one per decision that is not a silent pass, so a
+ * refusal can be matched to the I/O around it with the block tracepoints.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM rocheck
+
+#if !defined(_ROCHECK_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _ROCHECK_TRACE_H
+
+#include <linux/blk_types.h>
+#include <linux/blkdev.h>
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+
+#ifndef _ROCHECK_VERDICT
+#define _ROCHECK_VERDICT
+/* What rocheck did with a write open or a bio; silent passes are not traced. */
+enum rc_verdict {
+	RC_VERDICT_EXEMPT,
+	RC_VERDICT_WARNED,
+	RC_VERDICT_REFUSED,
+};
+#endif
+
+TRACE_DEFINE_ENUM(RC_VERDICT_EXEMPT);
+TRACE_DEFINE_ENUM(RC_VERDICT_WARNED);
+TRACE_DEFINE_ENUM(RC_VERDICT_REFUSED);
+
+#define show_rc_verdict(v)					\
+	__print_symbolic(v, { RC_VERDICT_EXEMPT, "exempt" },	\
+			 { RC_VERDICT_WARNED, "warned" },	\
+			 { RC_VERDICT_REFUSED, "refused" })
+
+TRACE_EVENT(rocheck_open,
+	    TP_PROTO(struct block_device *bdev, blk_mode_t mode,
+		     enum rc_verdict verdict),
+	    TP_ARGS(bdev, mode, verdict),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(u32, mode)
+			     __field(int, verdict)
+			     __field(pid_t, pid)
+			     __array(char, comm, TASK_COMM_LEN)),
+	    TP_fast_assign(__entry->dev = bdev->bd_dev;
+			   __entry->mode = (__force u32)mode;
+			   __entry->verdict = verdict;
+			   __entry->pid = task_pid_nr(current);
+			   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
+	    TP_printk("%d,%d mode=%s%s %s by %s[%d]",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      __entry->mode & (__force u32)BLK_OPEN_READ ? "r" : "",
+		      __entry->mode & (__force u32)BLK_OPEN_WRITE ? "w" : "",
+		      show_rc_verdict(__entry->verdict),
+		      __entry->comm, __entry->pid)
+);
+
+TRACE_EVENT(rocheck_bio,
+	    TP_PROTO(struct bio *bio, enum rc_verdict verdict),
+	    TP_ARGS(bio, verdict),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(sector_t, sector)
+			     __field(unsigned int, bytes)
+			     __string(op, blk_op_str(bio_op(bio)))
+			     __field(int, verdict)
+			     __field(pid_t, pid)
+			     __array(char, comm, TASK_COMM_LEN)),
+	    TP_fast_assign(__entry->dev = bio->bi_bdev->bd_dev;
+			   __entry->sector = bio->bi_iter.bi_sector;
+			   __entry->bytes = bio->bi_iter.bi_size;
+			   __assign_str(op);
+			   __entry->verdict = verdict;
+			   __entry->pid = task_pid_nr(current);
+			   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
+	    TP_printk("%d,%d %s %llu + %u bytes %s by %s[%d]",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      __get_str(op), (unsigned long long)__entry->sector,
+		      __entry->bytes, show_rc_verdict(__entry->verdict),
+		      __entry->comm, __entry->pid)
+);
+
+#endif /* _ROCHECK_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE rocheck_trace
+#include <trace/define_trace.h>
