@@ -14,6 +14,8 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 
+#include "blkpolicy_param.h"
+
 enum { HT_OPEN, HT_OPEN_WRITE, HT_SUBMIT, HT_SUBMIT_WRITE, HT_PREP, HT_DIRTY,
 	HT_NR };
 
@@ -90,7 +92,7 @@ static int ht_attached_set(const char *val, const struct kernel_param *kp)
 	bool on;
 	int ret;
 
-	ret = kstrtobool(val, &on);
+	ret = bp_bool_parse(val, &on);
 	if (ret) {
 		pr_err("attached: invalid value, accepted: 0, 1, n, y\n");
 		return ret;

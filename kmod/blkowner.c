@@ -98,12 +98,12 @@ static inline void bo_inc(enum bo_counter c)
 	atomic64_inc(&bo_count[c]);
 }
 
-module_param_named(enabled, bo_enabled, bool, 0600);
+module_param_cb(enabled, &bp_bool_ops, &bo_enabled, 0600);
 MODULE_PARM_DESC(enabled, "Track owners and re-charge writeback (default: 1)");
-module_param_named(exempt_sync, bo_exempt_sync, bool, 0600);
+module_param_cb(exempt_sync, &bp_bool_ops, &bo_exempt_sync, 0600);
 MODULE_PARM_DESC(exempt_sync,
 		 "Leave REQ_SYNC writeback (fsync, sync, journal ordered data) charged to its submitter (default: 1)");
-module_param_named(v2_override, bo_v2_override, bool, 0600);
+module_param_cb(v2_override, &bp_bool_ops, &bo_v2_override, 0600);
 MODULE_PARM_DESC(v2_override,
 		 "On cgroup v2, page ownership overrides the owner cgroup writeback gave the bio (default: 0)");
 

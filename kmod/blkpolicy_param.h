@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Module parameters that hold one word of a fixed list (off, warn, deny,
- * ...), shared by the policy modules.  A bad value is refused with -EINVAL,
- * the old value stays, and dmesg names the accepted words.
+ * ...) or a strict boolean, shared by the policy modules.  A bad value is
+ * refused with -EINVAL, the old value stays, and dmesg names the accepted
+ * words.
  */
 #ifndef _BLKPOLICY_PARAM_H
 #define _BLKPOLICY_PARAM_H
@@ -45,9 +46,42 @@ static inline int bp_words_get(char *buf, const struct kernel_param *kp)
 	return sysfs_emit(buf, "%s\n", w->names[READ_ONCE(*w->value)]);
 }
 
-static const struct kernel_param_ops bp_words_ops = {
+static const struct kernel_param_ops bp_words_ops __maybe_unused = {
 	.set = bp_words_set,
 	.get = bp_words_get,
+};
+
+/*
+ * A boolean, strictly: kstrtobool() takes "1abc" or "yes please" as true,
+ * which hides typos in scripts.  Accepts 0, 1, n, y, N, Y (and a trailing
+ * newline); the stored value is a bool, read back as Y or N.
+ */
+static inline int bp_bool_parse(const char *val, bool *on)
+{
+	static const char * const words[] = { "0", "1", "n", "y", "N", "Y" };
+	int i = __sysfs_match_string(words, ARRAY_SIZE(words), val);
+
+	if (i < 0)
+		return -EINVAL;
+	*on = i & 1;
+	return 0;
+}
+
+static inline int bp_bool_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+
+	if (bp_bool_parse(val, &on)) {
+		pr_err("%s: invalid value, accepted: 0, 1, n, y\n", kp->name);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(bool *)kp->arg, on);
+	return 0;
+}
+
+static const struct kernel_param_ops bp_bool_ops __maybe_unused = {
+	.set = bp_bool_set,
+	.get = param_get_bool,
 };
 
 #endif /* _BLKPOLICY_PARAM_H */

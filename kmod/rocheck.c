@@ -274,7 +274,7 @@ static int rc_dev_policies_parse(const char *val, void *out)
 		return -ENOMEM;
 	s = buf;
 	while ((tok = rc_next_token(&s)) != NULL) {
-		eq = strrchr(tok, '=');
+		eq = strchr(tok, '=');
 		if (!eq || eq == tok || dp->nr >= RC_MAX_DEVS) {
 			ret = -EINVAL;
 			break;
@@ -288,8 +288,10 @@ static int rc_dev_policies_parse(const char *val, void *out)
 			break;
 		}
 		dp->ent[dp->nr].policy = p;
-		if (sscanf(tok, "%u:%u%c", &major, &minor, &c) == 2) {
-			if (major > MINORMASK >> 8 || minor > MINORMASK) {
+		/* A colon only appears in MAJ:MIN, never in a disk name. */
+		if (strchr(tok, ':')) {
+			if (sscanf(tok, "%u:%u%c", &major, &minor, &c) != 2 ||
+			    major > MINORMASK >> 8 || minor > MINORMASK) {
 				ret = -EINVAL;
 				break;
 			}

@@ -12,6 +12,9 @@
  *
  * With PIRACE_FAULTS set in the environment, the task turns on its
  * make-it-fail flag (fault injection with task-filter) once set up.
+ * PIRACE_BUF=hugetlb or thp puts the written buffer in one physically
+ * contiguous 2 MiB huge page (hugetlbfs pages must be reserved), so a
+ * direct I/O bio carries it as a single multi-page bvec.
  *
  * Prints "writes=N failed=F torn=T intact=I": failed writes (completion
  * error), and for successful writes the blocks that differ from / match
@@ -29,6 +32,65 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#define HUGE_SZ (2UL << 20)
+
+/* The buffer the race writes from: normal, hugetlb or THP memory. */
+static void *race_buffer(size_t size)
+{
+	const char *kind = getenv("PIRACE_BUF");
+	void *p;
+
+	if (!kind || !strcmp(kind, "normal"))
+		return posix_memalign(&p, 4096, size) ? NULL : p;
+	if (size > HUGE_SZ) {
+		fprintf(stderr, "pirace: a huge-page buffer holds at most 2 MiB\n");
+		return NULL;
+	}
+	if (!strcmp(kind, "hugetlb")) {
+		p = mmap(NULL, HUGE_SZ, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	if (!strcmp(kind, "thp")) {
+		/* Over-allocate to place the buffer on a 2 MiB boundary. */
+		p = mmap(NULL, 2 * HUGE_SZ, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		p = (void *)(((uintptr_t)p + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
+		if (madvise(p, HUGE_SZ, MADV_HUGEPAGE))
+			return NULL;
+		return p;
+	}
+	fprintf(stderr, "pirace: PIRACE_BUF must be normal, hugetlb or thp\n");
+	return NULL;
+}
+
+/* kB of THP in this process (AnonHugePages), -1 if unknown. */
+static long thp_kib(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kib = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+static int fail_fd = -1;
+
+/* Fault injection on or off for this task; true if it took (or is unused). */
+static int make_it_fail(int on)
+{
+	if (fail_fd < 0)
+		return 1;
+	return pwrite(fail_fd, on ? "1" : "0", 1, 0) == 1;
+}
 
 static void fill(uint32_t *buf, size_t bytes, uint32_t gen)
 {
@@ -66,8 +128,15 @@ int main(int argc, char **argv)
 		perror("open");
 		return 2;
 	}
-	if (posix_memalign((void **)&buf, 4096, size) ||
-	    posix_memalign((void **)&want, 4096, size) ||
+	buf = race_buffer(size);
+	if (!buf) {
+		perror("buffer");
+		return 2;
+	}
+	memset(buf, 0, size);
+	if (getenv("PIRACE_BUF"))
+		printf("thp_kib=%ld ", thp_kib());
+	if (posix_memalign((void **)&want, 4096, size) ||
 	    posix_memalign((void **)&got, 4096, size))
 		return 2;
 	if (syscall(SYS_io_setup, 1, &ctx)) {
@@ -79,19 +148,16 @@ int main(int argc, char **argv)
 	memset(want, 0, size);
 	memset(got, 0, size);
 	if (getenv("PIRACE_FAULTS")) {
-		int f = open("/proc/self/make-it-fail", O_WRONLY);
-
 		/* Injected failures must hit the I/O, not our own page faults. */
 		if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
 			perror("mlockall");
 			return 2;
 		}
-
-		if (f < 0 || write(f, "1", 1) != 1) {
+		fail_fd = open("/proc/self/make-it-fail", O_WRONLY);
+		if (fail_fd < 0 || !make_it_fail(1)) {
 			perror("make-it-fail");
 			return 2;
 		}
-		close(f);
 	}
 	for (i = 0; i < count; i++) {
 		fill(buf, size, (uint32_t)i + 1);
@@ -130,8 +196,15 @@ int main(int argc, char **argv)
 			continue;
 		}
 		fill(want, size, (uint32_t)i + 1);
-		/* A read-back that fails PI verification is torn too. */
-		if (pread(fd, got, size, base + (off_t)(i * size)) != (ssize_t)size) {
+		/*
+		 * A read-back that fails PI verification is torn too.  The
+		 * check reads without fault injection: an injected allocation
+		 * failure of the read says nothing about the data written.
+		 */
+		make_it_fail(0);
+		n = pread(fd, got, size, base + (off_t)(i * size));
+		make_it_fail(1);
+		if (n != (ssize_t)size) {
 			torn += size / lbs;
 			continue;
 		}
