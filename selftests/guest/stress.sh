@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 1200
+#
+# Reliability: the three modules at once under a mixed, verifying workload
+# while each is unloaded and reloaded and every parameter is switched, one
+# disk flips read-only and back, then fault injection (fail_make_request,
+# failslab, fail_page_alloc).  STRESS_CYCLES load/unload cycles per module
+# (selftests/run: 100 on the debug kernel, 5 otherwise).
+. "$(dirname "$0")/../lib.sh"
+
+cycles=${STRESS_CYCLES:-10}
+MiB=1048576
+F=/sys/kernel/debug
+W=/tmp/stress
+mkdir -p $W
+
+# Three scsi_debug hosts with their own stores, all DIF type 1 with DIX:
+# A takes direct and buffered verifying writes, B carries ext4 inside a
+# throttled cgroup v1 group, C flips read-only and back.
+modprobe scsi_debug dif=1 dix=1 add_host=3 per_host_store=1 dev_size_mb=96 ||
+	bail "scsi_debug"
+modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || bail "null_blk"
+sleep 1
+disks=()
+for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+	[ -e "$d" ] && disks+=("/dev/${d##*/}")
+done
+[ ${#disks[@]} -eq 3 ] || bail "expected 3 scsi_debug disks, found ${#disks[@]}"
+A=${disks[0]} B=${disks[1]} C=${disks[2]}
+for d in "${disks[@]}" /dev/nullb0; do wait_for_dev "$d" || bail "no $d"; done
+diag "A=$A (DIX, direct+buffered) B=$B (ext4, cgroup v1) C=$C (flips RO) null=/dev/nullb0; $cycles cycles"
+
+mkfs.ext4 -q -F "$B" >/dev/null 2>&1 && mount "$B" /mnt || bail "mkfs/mount $B"
+CG=/sys/fs/cgroup/blkio
+mkdir -p $CG && mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
+mkdir -p $CG/foo
+echo "$(cat /sys/block/${B#/dev/}/dev) $((8 * MiB))" > $CG/foo/blkio.throttle.write_bps_device
+echo $MiB > /proc/sys/vm/dirty_background_bytes
+
+for m in rocheck intbounce blkowner; do
+	modprobe $m || bail "cannot load $m"
+done
+
+# loop_fio NAME FIO-ARGS...: verifying fio runs until $W/stop exists;
+# counts runs and failed runs in $W/NAME.
+loop_fio() {
+	local name=$1 runs=0 bad=0
+	shift
+	while [ ! -e $W/stop ]; do
+		fio --name="$name" --rw=randwrite --bsrange=4k-256k --verify=crc32c \
+			--do_verify=1 --verify_fatal=1 "$@" > $W/$name.out 2>&1 ||
+			{ bad=$((bad + 1)); cp $W/$name.out $W/$name.fail; }
+		runs=$((runs + 1))
+		echo "$runs $bad" > $W/$name
+	done
+}
+# The read-only flipper: dirty a page cache range, set read-only, fsync
+# (refused while rocheck denies), back to read-write.  Counts fsync errors.
+flipper() {
+	local runs=0 errs=0
+	while [ ! -e $W/stop ]; do
+		"$ST_HELPERS/rowrite" "$C" 0 65536 0x42 "blockdev --setro $C" \
+			>/dev/null 2>&1 || errs=$((errs + 1))
+		blockdev --setrw "$C"
+		runs=$((runs + 1))
+		echo "$runs $errs" > $W/flip
+	done
+}
+
+start_workload() {
+	rm -f $W/stop
+	loop_fio dix_direct --filename="$A" --offset=0 --size=24m --direct=1 \
+		--ioengine=libaio --iodepth=8 &
+	loop_fio dix_buffered --filename="$A" --offset=32m --size=16m \
+		--ioengine=psync &
+	loop_fio nullb --filename=/dev/nullb0 --size=64m --direct=1 \
+		--ioengine=libaio --iodepth=16 &
+	(echo $BASHPID > $CG/foo/cgroup.procs &&
+		loop_fio ext4_cgroup --directory=/mnt --size=16m --ioengine=psync) &
+	flipper &
+}
+stop_workload() {
+	touch $W/stop
+	wait
+}
+tally() { cat $W/"$1" 2>/dev/null || echo "0 0"; }
+# rmmod_wait MODULE: unload; retry while bios of the module are in flight.
+# Fails if it never succeeds (a leaked module reference).
+rmmod_wait() {
+	local i
+	for i in $(seq 100); do
+		rmmod "$1" 2>/dev/null && return 0
+		busy=$((busy + 1))
+		sleep 0.1
+	done
+	return 1
+}
+# switch MODULE PARAM VALUE...: write each value, then the first again.
+switch() {
+	local m=$1 p=$2 v
+	shift 2
+	for v in "$@" "$1"; do
+		echo "$v" > /sys/module/$m/parameters/$p || bad=$((bad + 1))
+	done
+}
+
+# ---- load/unload and parameter cycles under the workload -------------------
+start_workload
+t0=$(date +%s)
+bad=0 busy=0 stuck=0
+for i in $(seq "$cycles"); do
+	rmmod_wait rocheck || stuck=$((stuck + 1))
+	modprobe rocheck || bad=$((bad + 1))
+	switch rocheck submit deny off warn
+	switch rocheck open warn deny off
+	switch rocheck open_exempt kernel none comm:fio
+	switch rocheck dev_policy "" "${C#/dev/}=warn" "${A#/dev/}=off"
+	rmmod_wait intbounce || stuck=$((stuck + 1))
+	modprobe intbounce || bad=$((bad + 1))
+	switch intbounce mode auto always off
+	rmmod_wait blkowner || stuck=$((stuck + 1))
+	modprobe blkowner || bad=$((bad + 1))
+	switch blkowner enabled 1 0
+	switch blkowner hierarchies v1 none both
+	switch blkowner exempt_sync 1 0
+done
+stop_workload
+diag "cycles: $cycles in $(( $(date +%s) - t0 ))s; rmmod retried $busy times while I/O was in flight"
+expect_eq "$cycles load/unload cycles of each module: every rmmod succeeded once I/O drained" 0 "$stuck"
+expect_eq "every load and parameter switch succeeded" 0 "$bad"
+for j in dix_direct dix_buffered nullb ext4_cgroup; do
+	read -r runs fails < <(tally $j)
+	diag "$j: $runs fio runs, $fails failed"
+	[ -f $W/$j.fail ] && grep -E 'err=|verify|bad' $W/$j.fail | head -n 5 | sed 's/^/#   /'
+	ok_if "$j: fio verify=crc32c ran ($runs runs) with 0 errors" test "$runs" -gt 0 -a "$fails" -eq 0
+done
+read -r runs errs < <(tally flip)
+diag "read-only flipper: $runs rounds, $errs fsync errors (refusals while rocheck denied)"
+ok_if "the read-only disk flipped $runs times" test "$runs" -gt 0
+
+# ---- fault injection ------------------------------------------------------
+inject() {	# inject NAME PROBABILITY
+	echo "$2" > $F/$1/probability
+	echo 1 > $F/$1/interval
+	echo $BUDGET > $F/$1/times	# counts down once per forced failure
+	echo 0 > $F/$1/verbose
+}
+BUDGET=1000000
+forced() { echo $((BUDGET - $(cat $F/$1/times))); }
+errors_of() { sed -n 's/.*err= *\([0-9]*\).*/\1/p' "$1" | sort -n | tail -n 1; }
+
+# fail_make_request on disk A: I/O errors reach the writer, nothing hangs.
+echo always > /sys/module/intbounce/parameters/mode
+echo 1 > /sys/block/${A#/dev/}/make-it-fail
+inject fail_make_request 10
+fio --name=fmr --filename="$A" --rw=randwrite --bs=64k --direct=1 --ioengine=libaio \
+	--iodepth=8 --size=16m --continue_on_error=io > $W/fmr.out 2>&1
+inject fail_make_request 0
+echo 0 > /sys/block/${A#/dev/}/make-it-fail
+diag "fail_make_request: $(grep -Eo 'Input/output error|err= *[0-9]+' $W/fmr.out | sort | uniq -c | tr '\n' ' ')"
+ok_if "fail_make_request 10%: write errors surface to fio as EIO" grep -q 'Input/output error' $W/fmr.out
+ok_if "after fail_make_request: writes to A work again" \
+	dd if=/dev/zero of="$A" bs=64k count=16 oflag=direct status=none
+
+# failslab and fail_page_alloc for the writers only (task-filter), for
+# kernel allocations only: user and page cache pages (__GFP_HIGHMEM) are
+# left alone, or the OOM path would kill fio instead of failing its I/O.
+# Bounce pages, bios, integrity payloads and slab objects see failures.
+for f in failslab fail_page_alloc; do
+	echo Y > $F/$f/task-filter
+	echo N > $F/$f/ignore-gfp-wait
+	inject $f 5
+done
+echo Y > $F/fail_page_alloc/ignore-gfp-highmem
+echo 0 > $F/fail_page_alloc/min-order
+# fio (threads) turns the injection on only once its buffers are set up:
+# a failed malloc in fio's own setup is fio's crash, not ours.
+fio --thread --name=d --filename="$A" --rw=randwrite --bsrange=4k-1m \
+	--direct=1 --ioengine=libaio --iodepth=8 --size=16m --continue_on_error=all \
+	--name=b --directory=/mnt --size=8m --rw=write --end_fsync=1 \
+	--continue_on_error=all > $W/slab.out 2>&1 &
+pid=$!
+sleep 2
+for t in /proc/$pid/task/*; do echo 1 > "$t/make-it-fail"; done 2>/dev/null
+wait $pid
+st=$?
+fs=$(forced failslab) fp=$(forced fail_page_alloc)
+for f in failslab fail_page_alloc; do inject $f 0; done
+diag "failslab+fail_page_alloc 5%: fio exit $st; $(grep -Eo 'err= *[0-9]+' $W/slab.out | sort | uniq -c | tr '\n' ' ')"
+ok_if "failslab+fail_page_alloc: fio ran to its end (exit $st, no hang, no kill)" test "$st" -lt 128
+diag "intbounce: $(grep -E 'pool_waits|alloc_failures|bios_bounced' $F/intbounce/stats | tr '\n' ' ')"
+expect_gt "failslab forced failures during the run ($fs)" "$fs" 0
+expect_gt "fail_page_alloc forced failures during the run ($fp)" "$fp" 0
+expect_eq "no bounce in flight after the injection" 0 \
+	"$(awk '$1 == "inflight" { print $2 }' $F/intbounce/stats)"
+
+# Every module still unloads, and comes back.
+umount /mnt
+ok=0
+for m in rocheck intbounce blkowner; do rmmod_wait $m && ok=$((ok + 1)); done
+expect_eq "after fault injection all three modules unload" 3 "$ok"
+for m in rocheck intbounce blkowner; do modprobe $m || fail "reload $m"; done
+ok_if "and the disk takes verified writes with all three loaded" \
+	fio --name=after --filename="$A" --rw=randwrite --bs=64k --direct=1 --size=8m \
+	--verify=crc32c --do_verify=1 --verify_fatal=1 --output=/dev/null
+st_done
