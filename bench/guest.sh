@@ -97,5 +97,21 @@ blkowner)
 	[ "$e" -gt 0 ] || { echo "bench: no tracked pages" >&2; exit 1; }
 	echo "result tracked_pages $e"
 	echo "result bytes_per_page $(( (n1 - n0) / e ))"
+	# Throttle accuracy: foo limited to 4 MiB/s, 30 s of flusher
+	# writeback (split_kb=64), rate from the disk's own counter.
+	rm -f /mnt/m; sync
+	echo 64 > /sys/module/blkowner/parameters/split_kb
+	echo $((1 << 20)) > /proc/sys/vm/dirty_background_bytes
+	echo 100 > /proc/sys/vm/dirty_expire_centisecs
+	dev=$(cat /sys/block/nullb0/dev)
+	echo "$dev $((4 << 20))" > /sys/fs/cgroup/blkio/foo/blkio.throttle.write_bps_device
+	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/t bs=1M count=200 status=none' &
+	sleep 3
+	w0=$(awk '{ print $7 }' /sys/block/nullb0/stat); t0=$(date +%s%N)
+	sleep 30
+	w1=$(awk '{ print $7 }' /sys/block/nullb0/stat); t1=$(date +%s%N)
+	echo "$dev 0" > /sys/fs/cgroup/blkio/foo/blkio.throttle.write_bps_device
+	wait
+	echo "result throttle_kib_s $(( (w1 - w0) * 512 * 1000 / ((t1 - t0) / 1000000) / 1024 ))"
 	;;
 esac

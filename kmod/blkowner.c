@@ -86,6 +86,7 @@ static bool bo_enabled = true;
 static int bo_hierarchies = BO_V1;
 static bool bo_v2_override;
 static bool bo_exempt_sync = true;
+static unsigned int bo_split_kb;
 
 static DEFINE_XARRAY_FLAGS(bo_owners, XA_FLAGS_LOCK_IRQ);
 static struct bio_set bo_split_set;
@@ -106,6 +107,26 @@ MODULE_PARM_DESC(exempt_sync,
 module_param_cb(v2_override, &bp_bool_ops, &bo_v2_override, 0600);
 MODULE_PARM_DESC(v2_override,
 		 "On cgroup v2, page ownership overrides the owner cgroup writeback gave the bio (default: 0)");
+
+static int bo_split_kb_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int kb;
+
+	if (kstrtouint(val, 0, &kb) || (kb && (kb < 4 || kb > 4096 || kb % 4))) {
+		pr_err("split_kb: invalid value, accepted: 0 (no split) or a multiple of 4 from 4 to 4096\n");
+		return -EINVAL;
+	}
+	WRITE_ONCE(bo_split_kb, kb);
+	return 0;
+}
+
+static const struct kernel_param_ops bo_split_kb_ops = {
+	.set = bo_split_kb_set,
+	.get = param_get_uint,
+};
+module_param_cb(split_kb, &bo_split_kb_ops, &bo_split_kb, 0600);
+MODULE_PARM_DESC(split_kb,
+		 "Send re-charged writeback in bios of at most this many KiB (default 0: as built). blk-throttle admits a whole bio at once, so 1 MiB bios under a 1 MiB/s limit move the rate in whole-second steps");
 
 static struct bp_words bo_hier_words = {
 	&bo_hierarchies, bo_hier_names, ARRAY_SIZE(bo_hier_names)
@@ -264,14 +285,14 @@ static void bo_split_end_io(struct bio *front)
  * leave @bio with the rest.  Like bio_chain(), but counted, so unload can
  * wait until no bio from our bio_set is left.
  */
-static void bo_submit_front(struct bio *bio, unsigned int bytes,
+static bool bo_submit_front(struct bio *bio, unsigned int bytes,
 			    unsigned long owner)
 {
 	struct bio *front;
 
 	front = bio_split(bio, bytes >> SECTOR_SHIFT, GFP_NOIO, &bo_split_set);
 	if (IS_ERR_OR_NULL(front))
-		return;
+		return false;
 	atomic_inc(&bo_inflight);
 	bo_inc(BO_BIOS_SPLIT);
 	front->bi_private = bio;
@@ -280,13 +301,14 @@ static void bo_submit_front(struct bio *bio, unsigned int bytes,
 	if (owner)
 		bo_associate(front, owner);
 	submit_bio_noacct(front);
+	return true;
 }
 
 static blk_status_t bo_submit(struct bio *bio)
 {
 	unsigned long owner = 0, o;
 	struct folio *folio, *prev = NULL;
-	unsigned int bytes = 0;
+	unsigned int bytes = 0, split;
 	struct bvec_iter iter;
 	struct bio_vec bv;
 
@@ -319,8 +341,14 @@ static blk_status_t bo_submit(struct bio *bio)
 		}
 		bytes += bv.bv_len;
 	}
-	if (owner)
-		bo_associate(bio, owner);
+	if (!owner)
+		return BLK_STS_OK;
+	split = READ_ONCE(bo_split_kb) << (10 - SECTOR_SHIFT);
+	while (split && bio_sectors(bio) > split &&
+	       !(bio->bi_opf & REQ_NOWAIT))
+		if (!bo_submit_front(bio, split << SECTOR_SHIFT, owner))
+			break;
+	bo_associate(bio, owner);
 	return BLK_STS_OK;
 }
 

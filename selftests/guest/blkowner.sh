@@ -40,15 +40,16 @@ in_cg() {	# in_cg GROUP CMD...: run CMD in GROUP, in the background
 }
 settle() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
-# sample SECONDS: per-second disk write rates (bytes), one per line
+# sample SECONDS: per-second disk write rates (bytes/s), one per line,
+# each over the time that really passed (sleep 1 runs long under TCG).
 sample() {
-	local i prev cur
-	prev=$(disk_written)
+	local i prev cur t tprev
+	prev=$(disk_written); tprev=$(date +%s%N)
 	for i in $(seq "$1"); do
 		sleep 1
-		cur=$(disk_written)
-		echo $((cur - prev))
-		prev=$cur
+		cur=$(disk_written); t=$(date +%s%N)
+		echo $(( (cur - prev) * 1000000 / ((t - tprev) / 1000) ))
+		prev=$cur tprev=$t
 	done
 }
 mean() { awk '{ s += $1; n++ } END { printf "%d\n", n ? s / n : 0 }'; }
@@ -108,6 +109,20 @@ echo "# blkowner seed: mean_kibps=$((m / 1024)) seconds_within_10pct=$inband/22"
 ok_if "blkowner: mean disk write rate over 22 s within 25% of 1 MiB/s" within "$m" $MiB 25
 ok_if "blkowner: foo is charged >= 90% of the bytes written to the disk" \
 	test $(( (c1 - c0) * 10 )) -ge $(( (d1 - d0) * 9 ))
+
+# The same with split_kb=64: 16 bios per second of budget, so each
+# second's rate is within one bio (6%) of the limit.
+echo 64 > $P/split_kb
+sp=$(stat bios_split)
+seed_case "blkowner split_kb=64" 22
+m=$(echo "$rates" | mean)
+inband=$(echo "$rates" | while read -r r; do within "$r" $MiB 10 && echo y; done | grep -c y)
+diag "split_kb=64: mean $((m / 1024)) KiB/s, $inband/22 seconds within 10%, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB"
+echo "# blkowner split_kb=64 seed: mean_kibps=$((m / 1024)) seconds_within_10pct=$inband/22"
+expect_gt "split_kb=64: writeback bios were split" "$(stat bios_split)" "$sp"
+ok_if "split_kb=64: mean disk write rate over 22 s within 10% of 1 MiB/s" within "$m" $MiB 10
+expect_gt "split_kb=64: at least 20 of 22 seconds within 10% of 1 MiB/s" "$inband" 19
+echo 0 > $P/split_kb
 expect_gt "blkowner: pages tagged" "$(stat pages_tagged)" 0
 expect_gt "blkowner: bios re-charged" "$(stat bios_recharged)" 0
 
@@ -140,8 +155,8 @@ settle; rm -f /mnt/f1 /mnt2/f2; umount /mnt2
 rf=$(( (b1 - a1) / 20 )); rb=$(( (b2 - a2) / 20 ))
 diag "two groups: foo $((rf / 1024)) KiB/s (limit 1024), bar $((rb / 1024)) KiB/s (limit 4096)"
 echo "# two groups: foo_kibps=$((rf / 1024)) bar_kibps=$((rb / 1024))"
-ok_if "two groups: foo within 25% of 1 MiB/s" within "$rf" $MiB 25
-ok_if "two groups: bar within 25% of 4 MiB/s" within "$rb" $((4 * MiB)) 25
+ok_if "two groups: foo within 15% of 1 MiB/s" within "$rf" $MiB 15
+ok_if "two groups: bar within 15% of 4 MiB/s" within "$rb" $((4 * MiB)) 15
 
 # ---- c. shared file, interleaved 1 MiB regions ----------------------------
 f0=$(charged foo); b0=$(charged bar)
@@ -228,8 +243,23 @@ limit foo 0
 wait $hog; settle; rm -f /mnt/hog /mnt/small
 diag "isolation: sibling solo $solo KiB/s, beside throttled foo $busy KiB/s; worst sibling fsync $lat ms"
 echo "# isolation solo_kibps=$solo busy_kibps=$busy worst_fsync_ms=$lat"
-# Measured, not asserted: the goal (>= 80% of solo, no multi-second
-# fsync stall) is not met yet; see docs/blkowner.md.
+# With data=ordered (the default) a jbd2 commit waits for the ordered
+# data of every inode in the transaction, foo's throttled writeback
+# included, and the sibling's fsync waits for that commit.  data=writeback
+# has no ordered data: measure the same there.
+umount /mnt && mount -o data=writeback "$sd" /mnt || bail "remount data=writeback"
+solo_wb=$(sib)
+limit foo $MiB
+in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
+sleep 3
+busy_wb=$(sib)
+lat_wb=$(fsync_ms)
+limit foo 0
+wait $hog; settle; rm -f /mnt/hog /mnt/small
+diag "isolation, data=writeback: sibling solo $solo_wb KiB/s, beside throttled foo $busy_wb KiB/s; worst sibling fsync $lat_wb ms"
+echo "# isolation data=writeback solo_kibps=$solo_wb busy_kibps=$busy_wb worst_fsync_ms=$lat_wb"
+umount /mnt && mount "$sd" /mnt || bail "remount"
+# Measured, not asserted here: see docs/blkowner.md for the figures.
 
 # ---- parameters -------------------------------------------------------------
 old=$(cat $P/hierarchies)
