@@ -40,19 +40,23 @@
 #include <linux/pagemap.h>
 #include <linux/seq_file.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "blkpolicy_param.h"
 
-enum ib_mode { IB_OFF, IB_ALWAYS, IB_AUTO };
+enum ib_mode { IB_OFF, IB_ALWAYS, IB_AUTO, IB_RETRY };
 
 static const char * const ib_mode_names[] = {
 	[IB_OFF] = "off",
 	[IB_ALWAYS] = "always",
 	[IB_AUTO] = "auto",
+	[IB_RETRY] = "retry",
 };
 
 enum ib_counter {
 	IB_BIOS_BOUNCED,
+	IB_RETRY_CLONES,
+	IB_RETRIES,
 	IB_BYTES_BOUNCED,
 	IB_BIOS_SPLIT,
 	IB_SKIP_NOT_WRITE,
@@ -72,6 +76,8 @@ static const char * const ib_counter_names[IB_NR_COUNTERS] = {
 	[IB_BIOS_BOUNCED] = "bios_bounced",
 	[IB_BYTES_BOUNCED] = "bytes_bounced",
 	[IB_BIOS_SPLIT] = "bios_split",
+	[IB_RETRY_CLONES] = "retry_clones",
+	[IB_RETRIES] = "retries",
 	[IB_SKIP_NOT_WRITE] = "skipped_not_write",
 	[IB_SKIP_NO_DATA] = "skipped_no_data",
 	[IB_SKIP_HAS_PI] = "skipped_has_integrity",
@@ -92,6 +98,22 @@ static unsigned int ib_pool_pages = 2 * BIO_MAX_VECS;
 static mempool_t *ib_page_pool;
 static struct bio_set ib_bio_set;	/* bounce clones */
 static struct bio_set ib_split_set;	/* front parts of oversized bios */
+static struct bio_set ib_retry_set;	/* retry mode: clones of the original */
+static struct workqueue_struct *ib_retry_wq;
+
+/*
+ * Retry mode: the original goes out through a clone sharing its pages; if
+ * the clone fails with a protection error, a work item sends the original
+ * once more from a bounce copy.  The copy holds whatever the buffer holds
+ * at that moment, which is as valid an outcome as any for a buffer the
+ * application changed during the write.
+ */
+struct ib_retry {
+	struct work_struct work;
+	struct bio *orig;
+	struct bio clone;	/* last: bio_set front_pad */
+};
+
 /* Held by the one submitter allowed to wait for pool pages. */
 static DEFINE_MUTEX(ib_pool_wait_lock);
 static atomic_t ib_inflight = ATOMIC_INIT(0);
@@ -108,7 +130,7 @@ static struct bp_words ib_mode_words = {
 };
 module_param_cb(mode, &bp_words_ops, &ib_mode_words, 0600);
 MODULE_PARM_DESC(mode,
-		 "off; always (bounce every data write to an integrity disk); auto (default: bounce only writes whose pages stable pages do not protect)");
+		 "off; always (bounce every data write to an integrity disk); auto (default: bounce only writes whose pages stable pages do not protect); retry (no copy up front, a write that fails with a protection error is sent once more from a bounce copy)");
 
 static int ib_pool_pages_set(const char *val, const struct kernel_param *kp)
 {
@@ -212,6 +234,12 @@ static bool ib_alloc_pages(struct bio *bounce, unsigned int nr, bool nowait)
 	return true;
 }
 
+static void ib_inflight_put(void)
+{
+	if (atomic_dec_and_test(&ib_inflight))
+		wake_up(&ib_inflight_wq);
+}
+
 static void ib_end_io(struct bio *bounce)
 {
 	struct bio *orig = bounce->bi_private;
@@ -220,8 +248,7 @@ static void ib_end_io(struct bio *bounce)
 	ib_free_pages(bounce);
 	bio_put(bounce);
 	bio_endio(orig);
-	if (atomic_dec_and_test(&ib_inflight))
-		wake_up(&ib_inflight_wq);
+	ib_inflight_put();
 }
 
 /* Bounce at most one full bio of pages; the rest goes back to the queue. */
@@ -299,9 +326,82 @@ static struct bio *ib_bounce(struct bio *orig)
 	return bounce;
 }
 
+/* Split, bounce and send @bio; false if it was ended with an error. */
+static bool ib_bounce_and_replace(struct bio **bio_ptr)
+{
+	struct bio *bio, *bounce;
+
+	bio = ib_split_if_needed(*bio_ptr);
+	if (!bio)
+		return false;
+	*bio_ptr = bio;
+	bounce = ib_bounce(bio);
+	if (!bounce) {
+		bio->bi_status = (bio->bi_opf & REQ_NOWAIT) ? BLK_STS_AGAIN :
+							      BLK_STS_RESOURCE;
+		bio_endio(bio);
+		return false;
+	}
+	atomic_inc(&ib_inflight);
+	ib_inc(IB_BIOS_BOUNCED);
+	atomic64_add(bounce->bi_iter.bi_size, &ib_count[IB_BYTES_BOUNCED]);
+	*bio_ptr = bounce;
+	return true;
+}
+
+static void ib_retry_work(struct work_struct *work)
+{
+	struct ib_retry *r = container_of(work, struct ib_retry, work);
+	struct bio *bio = r->orig;
+
+	bio_put(&r->clone);
+	ib_inc(IB_RETRIES);
+	if (ib_bounce_and_replace(&bio))
+		submit_bio_noacct(bio);
+	ib_inflight_put();
+}
+
+static void ib_retry_end_io(struct bio *clone)
+{
+	struct ib_retry *r = container_of(clone, struct ib_retry, clone);
+	struct bio *orig = r->orig;
+
+	/* Completion may run in interrupt context: bounce from a worker. */
+	if (clone->bi_status == BLK_STS_PROTECTION) {
+		INIT_WORK(&r->work, ib_retry_work);
+		queue_work(ib_retry_wq, &r->work);
+		return;
+	}
+	orig->bi_status = clone->bi_status;
+	bio_put(clone);
+	bio_endio(orig);
+	ib_inflight_put();
+}
+
+/* Retry mode: send @bio through a clone whose failure we can catch. */
+static void ib_retry_prepare(struct bio **bio_ptr)
+{
+	struct bio *orig = *bio_ptr, *clone;
+	struct ib_retry *r;
+
+	clone = bio_alloc_clone(orig->bi_bdev, orig,
+				(orig->bi_opf & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO,
+				&ib_retry_set);
+	if (!clone) {
+		ib_inc(IB_ALLOC_FAILURES);
+		return;		/* sent as it is, without a second chance */
+	}
+	r = container_of(clone, struct ib_retry, clone);
+	r->orig = orig;
+	clone->bi_end_io = ib_retry_end_io;
+	atomic_inc(&ib_inflight);
+	ib_inc(IB_RETRY_CLONES);
+	*bio_ptr = clone;
+}
+
 static bool ib_integrity_prep(struct bio **bio_ptr)
 {
-	struct bio *bio = *bio_ptr, *bounce;
+	struct bio *bio = *bio_ptr;
 	struct blk_integrity *bi;
 	int mode = READ_ONCE(ib_mode);
 
@@ -309,7 +409,7 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 	 * Our own bounce bio comes back here when blk-mq splits it and
 	 * resubmits the remainder: its data is already a private copy.
 	 */
-	if (bio->bi_end_io == ib_end_io)
+	if (bio->bi_end_io == ib_end_io || bio->bi_end_io == ib_retry_end_io)
 		return true;
 	if (bio_op(bio) != REQ_OP_WRITE) {
 		ib_inc(IB_SKIP_NOT_WRITE);
@@ -345,23 +445,11 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 		return true;
 	}
 
-	bio = ib_split_if_needed(bio);
-	if (!bio)
-		return false;
-	*bio_ptr = bio;
-
-	bounce = ib_bounce(bio);
-	if (!bounce) {
-		bio->bi_status = (bio->bi_opf & REQ_NOWAIT) ? BLK_STS_AGAIN :
-							      BLK_STS_RESOURCE;
-		bio_endio(bio);
-		return false;
+	if (mode == IB_RETRY) {
+		ib_retry_prepare(bio_ptr);
+		return true;
 	}
-	atomic_inc(&ib_inflight);
-	ib_inc(IB_BIOS_BOUNCED);
-	atomic64_add(bounce->bi_iter.bi_size, &ib_count[IB_BYTES_BOUNCED]);
-	*bio_ptr = bounce;
-	return true;
+	return ib_bounce_and_replace(bio_ptr);
 }
 
 static struct blk_hook_ops ib_hook_ops = {
@@ -394,6 +482,16 @@ static int __init ib_init(void)
 	ret = bioset_init(&ib_split_set, BIO_POOL_SIZE, 0, 0);
 	if (ret)
 		goto free_bioset;
+	ret = bioset_init(&ib_retry_set, BIO_POOL_SIZE,
+			  offsetof(struct ib_retry, clone), 0);
+	if (ret)
+		goto free_split;
+	/* Retries run under memory pressure too: a rescuer guarantees progress. */
+	ib_retry_wq = alloc_workqueue("intbounce_retry", WQ_MEM_RECLAIM, 0);
+	if (!ib_retry_wq) {
+		ret = -ENOMEM;
+		goto free_retry_set;
+	}
 	ib_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("stats", 0400, ib_debugfs, NULL, &ib_stats_fops);
 	ret = blk_hooks_register(&ib_hook_ops);
@@ -405,6 +503,10 @@ static int __init ib_init(void)
 
 free_all:
 	debugfs_remove_recursive(ib_debugfs);
+	destroy_workqueue(ib_retry_wq);
+free_retry_set:
+	bioset_exit(&ib_retry_set);
+free_split:
 	bioset_exit(&ib_split_set);
 free_bioset:
 	bioset_exit(&ib_bio_set);
@@ -419,6 +521,9 @@ static void __exit ib_exit(void)
 	/* No new bounces now; wait for the ones the device still holds. */
 	wait_event(ib_inflight_wq, !atomic_read(&ib_inflight));
 	debugfs_remove_recursive(ib_debugfs);
+	/* The last retry worker may still be returning from its callback. */
+	destroy_workqueue(ib_retry_wq);
+	bioset_exit(&ib_retry_set);
 	bioset_exit(&ib_split_set);
 	bioset_exit(&ib_bio_set);
 	mempool_destroy(ib_page_pool);

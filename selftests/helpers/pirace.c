@@ -16,9 +16,12 @@
  * contiguous 2 MiB huge page (hugetlbfs pages must be reserved), so a
  * direct I/O bio carries it as a single multi-page bvec.
  *
- * Prints "writes=N failed=F torn=T intact=I": failed writes (completion
- * error), and for successful writes the blocks that differ from / match
- * the submitted data.  Exit status 0 unless a setup step failed.
+ * Prints "writes=N failed=F torn=T intact=I scribbled=S unreadable=U":
+ * failed writes (completion error), and for successful writes the blocks
+ * that match the submitted data (intact), hold one whole scribble of the
+ * racer (scribbled: written from the buffer after submission, as intbounce
+ * retry mode does), read back with an error (unreadable), or anything
+ * else (torn).  Exit status 0 unless a setup step failed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -84,6 +87,17 @@ static long thp_kib(void)
 
 static int fail_fd = -1;
 
+/* One of the racer's scribbles: every byte the same. */
+static int uniform(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (p[i] != p[0])
+			return 0;
+	return 1;
+}
+
 /* Fault injection on or off for this task; true if it took (or is unused). */
 static int make_it_fail(int on)
 {
@@ -108,6 +122,7 @@ int main(int argc, char **argv)
 	size_t size, lbs = 512, b;
 	off_t base = 0;
 	unsigned long count, i, failed = 0, torn = 0, intact = 0;
+	unsigned long scribbled = 0, unreadable = 0;
 	uint32_t *buf, *want, *got;
 	struct timespec zero = { 0, 0 };
 	int fd, err = 0;
@@ -197,7 +212,7 @@ int main(int argc, char **argv)
 		}
 		fill(want, size, (uint32_t)i + 1);
 		/*
-		 * A read-back that fails PI verification is torn too.  The
+		 * A read-back that fails PI verification is unreadable.  The
 		 * check reads without fault injection: an injected allocation
 		 * failure of the read says nothing about the data written.
 		 */
@@ -205,18 +220,20 @@ int main(int argc, char **argv)
 		n = pread(fd, got, size, base + (off_t)(i * size));
 		make_it_fail(1);
 		if (n != (ssize_t)size) {
-			torn += size / lbs;
+			unreadable += size / lbs;
 			continue;
 		}
 		for (b = 0; b < size; b += lbs) {
-			if (memcmp((char *)got + b, (char *)want + b, lbs))
-				torn++;
-			else
+			if (!memcmp((char *)got + b, (char *)want + b, lbs))
 				intact++;
+			else if (uniform((unsigned char *)got + b, lbs))
+				scribbled++;
+			else
+				torn++;
 		}
 	}
-	printf("writes=%lu failed=%lu torn=%lu intact=%lu", count, failed,
-	       torn, intact);
+	printf("writes=%lu failed=%lu torn=%lu intact=%lu scribbled=%lu unreadable=%lu",
+	       count, failed, torn, intact, scribbled, unreadable);
 	if (err)
 		printf(" first_error=%s", strerror(err));
 	printf("\n");
