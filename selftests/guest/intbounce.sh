@@ -208,5 +208,5 @@ expect_eq "mode keeps its value" "$old" "$(cat $P/mode)"
 rmmod intbounce
 ok_if "pool_pages below one bio is refused at load" bash -c '! modprobe intbounce pool_pages=8 2>/dev/null'
 ok_if "dmesg names the accepted values" \
-	bash -c "dmesg | grep -q 'intbounce: mode: invalid value, accepted: off, always, auto'"
+	bash -c "dmesg | grep -q 'intbounce: mode: invalid value, accepted: off, always, auto, retry'"
 st_done
