@@ -44,6 +44,11 @@ expect_gt() {
 	fi
 }
 
+# within VALUE TARGET PERCENT: VALUE is TARGET +- PERCENT (integers)
+within() {
+	[ "$1" -ge $(( $2 * (100 - $3) / 100 )) ] && [ "$1" -le $(( $2 * (100 + $3) / 100 )) ]
+}
+
 # Abort the whole test file: the remaining results would be meaningless.
 bail() {
 	echo "Bail out! $*"

@@ -57,9 +57,6 @@ sample() {
 	done
 }
 mean() { awk '{ s += $1; n++ } END { printf "%d\n", n ? s / n : 0 }'; }
-within() {	# within VALUE TARGET PERCENT
-	[ "$1" -ge $(( $2 * (100 - $3) / 100 )) ] && [ "$1" -le $(( $2 * (100 + $3) / 100 )) ]
-}
 
 mkdir -p $CG/foo $CG/bar
 
@@ -240,32 +237,29 @@ fsync_ms() {	# worst latency (ms) of 5 small write+fsync in bar
 	done
 	echo $worst
 }
+# isolation LABEL: sibling throughput alone and beside a throttled foo,
+# and its worst fsync latency beside foo.
+isolation() {
+	local solo busy lat hog
+	solo=$(sib)
+	limit foo $MiB
+	in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
+	sleep 3
+	busy=$(sib)
+	lat=$(fsync_ms)
+	limit foo 0
+	wait $hog; settle; rm -f /mnt/hog /mnt/small
+	diag "isolation, $1: sibling solo $solo KiB/s, beside throttled foo $busy KiB/s; worst sibling fsync $lat ms"
+	echo "# isolation $1 solo_kibps=$solo busy_kibps=$busy worst_fsync_ms=$lat"
+}
 modprobe blkowner
-solo=$(sib)
-limit foo $MiB
-in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
-sleep 3
-busy=$(sib)
-lat=$(fsync_ms)
-limit foo 0
-wait $hog; settle; rm -f /mnt/hog /mnt/small
-diag "isolation: sibling solo $solo KiB/s, beside throttled foo $busy KiB/s; worst sibling fsync $lat ms"
-echo "# isolation solo_kibps=$solo busy_kibps=$busy worst_fsync_ms=$lat"
+isolation data=ordered
 # With data=ordered (the default) a jbd2 commit waits for the ordered
 # data of every inode in the transaction, foo's throttled writeback
 # included, and the sibling's fsync waits for that commit.  data=writeback
 # has no ordered data: measure the same there.
 umount /mnt && mount -o data=writeback "$sd" /mnt || bail "remount data=writeback"
-solo_wb=$(sib)
-limit foo $MiB
-in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
-sleep 3
-busy_wb=$(sib)
-lat_wb=$(fsync_ms)
-limit foo 0
-wait $hog; settle; rm -f /mnt/hog /mnt/small
-diag "isolation, data=writeback: sibling solo $solo_wb KiB/s, beside throttled foo $busy_wb KiB/s; worst sibling fsync $lat_wb ms"
-echo "# isolation data=writeback solo_kibps=$solo_wb busy_kibps=$busy_wb worst_fsync_ms=$lat_wb"
+isolation data=writeback
 umount /mnt && mount "$sd" /mnt || bail "remount"
 # Measured, not asserted here: see docs/blkowner.md for the figures.
 
