@@ -9,8 +9,8 @@
 #
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
-# filter, a shell glob), PARALLEL (guests at a time, default 1; 2 with
-# DEBUG=1), STRESS_CYCLES, VM_ACCEL (kvm|tcg, default: probed).
+# filter, a shell glob), PARALLEL (guests at a time, default 2 on two or
+# more cores), STRESS_CYCLES, VM_ACCEL (kvm|tcg, default: probed).
 
 KCACHE ?= $(HOME)/.cache/blkpolicy
 DEBUG ?= 0
