@@ -181,12 +181,16 @@ fio --thread --name=d --filename="$A" --rw=randwrite --bsrange=4k-1m \
 	--name=b --directory=/mnt --size=8m --rw=write --end_fsync=1 \
 	--continue_on_error=all > $W/slab.out 2>&1 &
 pid=$!
-sleep 2
-# Job threads only: fio's main thread dereferences a failed malloc()
-# (seen on the debug kernel: segfault at 0 in libc).
-for t in /proc/$pid/task/*; do
-	[ "${t##*/}" = "$pid" ] || echo 1 > "$t/make-it-fail"
-done 2>/dev/null
+# Job threads only, each from its first second on (fio's main thread
+# dereferences a failed malloc(): seen on the debug kernel as a segfault
+# at 0 in libc); threads that appear later are caught on the next round.
+sleep 1
+while kill -0 $pid 2>/dev/null; do
+	for t in /proc/$pid/task/*; do
+		[ "${t##*/}" = "$pid" ] || echo 1 > "$t/make-it-fail"
+	done 2>/dev/null
+	sleep 0.5
+done
 wait $pid
 st=$?
 fs=$(forced failslab) fp=$(forced fail_page_alloc)
