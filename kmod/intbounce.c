@@ -326,7 +326,10 @@ static struct bio *ib_bounce(struct bio *orig)
 	return bounce;
 }
 
-/* Split, bounce and send @bio; false if it was ended with an error. */
+/*
+ * Split *@bio_ptr to at most one bounce's worth and put its bounce clone in
+ * *@bio_ptr for the caller to send; false if the bio was ended with an error.
+ */
 static bool ib_bounce_and_replace(struct bio **bio_ptr)
 {
 	struct bio *bio, *bounce;
