@@ -20,6 +20,16 @@
  * reused) or a removed cgroup is detected and the bio keeps today's
  * association.  css pointers are never stored, so rmdir needs no help.
  *
+ * A re-charged bio sits in blk-throttle while its folios stay under
+ * writeback, and the filesystem resources tied to them (ext4's reserved
+ * journal credits for unwritten extent conversion, ordered data) are
+ * shared: a deep backlog of one throttled cgroup stalls its siblings'
+ * fsync.  So blkowner also counts each owner's re-charged bytes in flight
+ * and, in the dirty_throttle hook, pauses a task of that cgroup that dirties
+ * more while the backlog is above dirty_backlog_kb and held back (its
+ * oldest bio in flight for over 100 ms): the throttle then applies where
+ * the pages are dirtied, as it does for direct I/O.
+ *
  * Not re-charged: metadata and journal bios (REQ_META, REQ_PRIO), sync
  * writeback done by another task (REQ_SYNC; optional, see exempt_sync),
  * pages of a block device that a filesystem holds (its metadata), and on
@@ -36,10 +46,12 @@
 #include <linux/debugfs.h>
 #include <linux/hash.h>
 #include <linux/idr.h>
+#include <linux/mempool.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
 #include <linux/seq_file.h>
 #include <linux/wait.h>
+#include <linux/writeback.h>
 #include <linux/xarray.h>
 
 #include "blkpolicy_param.h"
@@ -66,6 +78,8 @@ enum bo_counter {
 	BO_BIOS_EXEMPT,
 	BO_OWNER_NOT_FOUND,
 	BO_OWNER_STALE,
+	BO_DIRTIER_PAUSES,
+	BO_DIRTIER_PAUSED_MS,
 	BO_NR_COUNTERS,
 };
 
@@ -77,6 +91,31 @@ static const char * const bo_counter_names[BO_NR_COUNTERS] = {
 	[BO_BIOS_EXEMPT] = "bios_exempt",
 	[BO_OWNER_NOT_FOUND] = "owner_not_found",
 	[BO_OWNER_STALE] = "owner_stale",
+	[BO_DIRTIER_PAUSES] = "dirtier_pauses",
+	[BO_DIRTIER_PAUSED_MS] = "dirtier_paused_ms",
+};
+
+/*
+ * Re-charged writeback in flight of one cgroup, for the dirty throttle.
+ * One per css id seen at submission, kept until unload: ids are allocated
+ * smallest first, so there are never more than cgroups existed at once.
+ */
+struct bo_owner {
+	unsigned long owner;		/* serial and id, see bo_owner_of() */
+	atomic_long_t inflight;		/* bytes */
+	spinlock_t lock;		/* charges */
+	struct list_head charges;	/* in flight, oldest first */
+	wait_queue_head_t wait;
+};
+
+/* One re-charged bio until it completes: what bo_charged_end_io() undoes. */
+struct bo_charge {
+	bio_end_io_t *end_io;
+	void *private;
+	struct bo_owner *o;
+	unsigned int bytes;
+	unsigned long start;		/* jiffies at submission */
+	struct list_head node;
 };
 
 static atomic64_t bo_count[BO_NR_COUNTERS];
@@ -87,9 +126,13 @@ static int bo_hierarchies = BO_V1;
 static bool bo_v2_override;
 static bool bo_exempt_sync = true;
 static unsigned int bo_split_kb;
+static unsigned int bo_backlog_kb = 4096;
+static bool bo_unloading;
 
 static DEFINE_XARRAY_FLAGS(bo_owners, XA_FLAGS_LOCK_IRQ);
 static struct bio_set bo_split_set;
+static DEFINE_XARRAY(bo_wb_owners);	/* css id -> struct bo_owner */
+static mempool_t *bo_charge_pool;
 static atomic_t bo_inflight = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(bo_inflight_wq);
 static struct dentry *bo_debugfs;
@@ -108,25 +151,19 @@ module_param_cb(v2_override, &bp_bool_ops, &bo_v2_override, 0600);
 MODULE_PARM_DESC(v2_override,
 		 "On cgroup v2, page ownership overrides the owner cgroup writeback gave the bio (default: 0)");
 
-static int bo_split_kb_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int kb;
-
-	if (kstrtouint(val, 0, &kb) || (kb && (kb < 4 || kb > 4096 || kb % 4))) {
-		pr_err("split_kb: invalid value, accepted: 0 (no split) or a multiple of 4 from 4 to 4096\n");
-		return -EINVAL;
-	}
-	WRITE_ONCE(bo_split_kb, kb);
-	return 0;
-}
-
-static const struct kernel_param_ops bo_split_kb_ops = {
-	.set = bo_split_kb_set,
-	.get = param_get_uint,
+static struct bp_uint bo_split_kb_param = {
+	.value = &bo_split_kb, .min = 4, .max = 4096, .step = 4, .zero_off = true,
 };
-module_param_cb(split_kb, &bo_split_kb_ops, &bo_split_kb, 0600);
+module_param_cb(split_kb, &bp_uint_ops, &bo_split_kb_param, 0600);
 MODULE_PARM_DESC(split_kb,
 		 "Send re-charged writeback in bios of at most this many KiB (default 0: as built). blk-throttle admits a whole bio at once, so 1 MiB bios under a 1 MiB/s limit move the rate in whole-second steps");
+
+static struct bp_uint bo_backlog_kb_param = {
+	.value = &bo_backlog_kb, .min = 64, .max = 4194304, .zero_off = true,
+};
+module_param_cb(dirty_backlog_kb, &bp_uint_ops, &bo_backlog_kb_param, 0600);
+MODULE_PARM_DESC(dirty_backlog_kb,
+		 "Pause a task dirtying pages while its cgroup has more than this many KiB of re-charged writeback in flight, the oldest for over 100 ms (default 4096; 0: never)");
 
 static struct bp_words bo_hier_words = {
 	&bo_hierarchies, bo_hier_names, ARRAY_SIZE(bo_hier_names)
@@ -141,12 +178,17 @@ static unsigned long bo_page_hash(struct folio *folio)
 			 BO_HASH_BITS);
 }
 
+/* A cgroup as an owner: part of its serial number and its id. */
+static unsigned long bo_owner_of(struct cgroup_subsys_state *css)
+{
+	return ((css->serial_nr & GENMASK_ULL(BO_SERIAL_BITS - 1, 0)) <<
+		BO_ID_BITS) | css->id;
+}
+
 static unsigned long bo_pack(struct cgroup_subsys_state *css,
 			     struct folio *folio)
 {
-	return ((css->serial_nr & GENMASK_ULL(BO_SERIAL_BITS - 1, 0)) <<
-		(BO_ID_BITS + BO_HASH_BITS)) |
-	       ((unsigned long)css->id << BO_HASH_BITS) | bo_page_hash(folio);
+	return (bo_owner_of(css) << BO_HASH_BITS) | bo_page_hash(folio);
 }
 
 /* The io controller's hierarchy is v2 if it is bound to the default one. */
@@ -230,6 +272,96 @@ static unsigned long bo_take_owner(struct folio *folio)
 	return xa_to_value(entry) >> BO_HASH_BITS;
 }
 
+/*
+ * The in-flight record of @owner, created on first use.  A record whose
+ * css id was reused by a new cgroup passes to it once the old cgroup's
+ * bios have completed; until then the new one's bios go uncounted.
+ */
+static struct bo_owner *bo_wb_owner(unsigned long owner, gfp_t gfp)
+{
+	unsigned long id = owner & GENMASK(BO_ID_BITS - 1, 0), cur;
+	struct bo_owner *o, *old;
+
+	o = xa_load(&bo_wb_owners, id);
+	if (!o) {
+		o = kzalloc(sizeof(*o), gfp);
+		if (!o)
+			return NULL;
+		o->owner = owner;
+		spin_lock_init(&o->lock);
+		INIT_LIST_HEAD(&o->charges);
+		init_waitqueue_head(&o->wait);
+		old = xa_cmpxchg(&bo_wb_owners, id, NULL, o, gfp);
+		if (old) {
+			kfree(o);
+			if (xa_is_err(old))
+				return NULL;
+			o = old;
+		}
+	}
+	cur = READ_ONCE(o->owner);
+	if (cur != owner) {
+		if (atomic_long_read(&o->inflight))
+			return NULL;
+		if (cmpxchg(&o->owner, cur, owner) != cur &&
+		    READ_ONCE(o->owner) != owner)
+			return NULL;
+	}
+	return o;
+}
+
+static void bo_charged_end_io(struct bio *bio)
+{
+	struct bo_charge *c = bio->bi_private;
+	struct bo_owner *o = c->o;
+	unsigned long flags;
+
+	bio->bi_end_io = c->end_io;
+	bio->bi_private = c->private;
+	spin_lock_irqsave(&o->lock, flags);
+	list_del(&c->node);
+	spin_unlock_irqrestore(&o->lock, flags);
+	atomic_long_sub(c->bytes, &o->inflight);
+	mempool_free(c, bo_charge_pool);
+	if (wq_has_sleeper(&o->wait))
+		wake_up_all(&o->wait);
+	bio->bi_end_io(bio);
+	if (atomic_dec_and_test(&bo_inflight))
+		wake_up(&bo_inflight_wq);
+}
+
+/*
+ * Count @bio in @owner's backlog until it completes.  The bio keeps its
+ * own completion; ours runs first and hands over to it.
+ */
+static void bo_account(struct bio *bio, unsigned long owner)
+{
+	gfp_t gfp = bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO;
+	struct bo_charge *c;
+	struct bo_owner *o;
+
+	if (!READ_ONCE(bo_backlog_kb) || !bio->bi_end_io || !bio->bi_iter.bi_size)
+		return;
+	o = bo_wb_owner(owner, gfp);
+	if (!o)
+		return;
+	c = mempool_alloc(bo_charge_pool, gfp);
+	if (!c)
+		return;
+	c->end_io = bio->bi_end_io;
+	c->private = bio->bi_private;
+	c->o = o;
+	c->bytes = bio->bi_iter.bi_size;
+	c->start = jiffies;
+	spin_lock_irq(&o->lock);
+	list_add_tail(&c->node, &o->charges);
+	spin_unlock_irq(&o->lock);
+	atomic_long_add(c->bytes, &o->inflight);
+	atomic_inc(&bo_inflight);
+	bio->bi_private = c;
+	bio->bi_end_io = bo_charged_end_io;
+}
+
 /* Associate @bio with the cgroup @owner names; false if it is gone. */
 static bool bo_associate(struct bio *bio, unsigned long owner)
 {
@@ -252,6 +384,7 @@ static bool bo_associate(struct bio *bio, unsigned long owner)
 	bio_associate_blkg_from_css(bio, css);
 	css_put(css);
 	bo_inc(BO_BIOS_RECHARGED);
+	bo_account(bio, owner);
 	return true;
 }
 
@@ -352,9 +485,70 @@ static blk_status_t bo_submit(struct bio *bio)
 	return BLK_STS_OK;
 }
 
+/*
+ * Whether @o's writeback is held back: more than the budget in flight, the
+ * oldest for more than 100 ms.  A throttled bio waits at least a second's
+ * share of the limit; a cgroup that merely writes a lot to a fast disk
+ * sees its bios complete well before, and is left alone.
+ */
+static bool bo_backlogged(struct bo_owner *o, long budget)
+{
+	struct bo_charge *oldest;
+	bool held = false;
+
+	if (atomic_long_read(&o->inflight) <= budget)
+		return false;
+	spin_lock_irq(&o->lock);
+	oldest = list_first_entry_or_null(&o->charges, struct bo_charge, node);
+	if (oldest)
+		held = time_after(jiffies, oldest->start + HZ / 10);
+	spin_unlock_irq(&o->lock);
+	return held;
+}
+
+/*
+ * Pause a task that dirties pages while its cgroup's re-charged writeback
+ * is backlogged: without it the task fills the page cache at memory speed
+ * and the flusher queues all of it behind the throttle.  One pause is at
+ * most 200 ms; the task comes back after its next chunk.
+ */
+static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
+{
+	long budget = (long)READ_ONCE(bo_backlog_kb) << 10;
+	struct cgroup_subsys_state *css;
+	unsigned long owner = 0, t0;
+	struct bo_owner *o;
+
+	if (!budget || !READ_ONCE(bo_enabled) || !bo_hier_tracked() ||
+	    !bo_mapping_tracked(mapping))
+		return 0;
+	rcu_read_lock();
+	css = task_css(current, io_cgrp_id);
+	if (css->parent && css->id < (1 << BO_ID_BITS))
+		owner = bo_owner_of(css);
+	rcu_read_unlock();
+	if (!owner)
+		return 0;
+	/* Records live until unload, which first waits for this hook. */
+	o = xa_load(&bo_wb_owners, owner & GENMASK(BO_ID_BITS - 1, 0));
+	if (!o || READ_ONCE(o->owner) != owner || !bo_backlogged(o, budget))
+		return 0;
+	if (flags & BDP_ASYNC)
+		return -EAGAIN;
+	bo_inc(BO_DIRTIER_PAUSES);
+	t0 = jiffies;
+	wait_event_killable_timeout(o->wait,
+				    atomic_long_read(&o->inflight) <= budget ||
+				    READ_ONCE(bo_unloading), HZ / 5);
+	atomic64_add(jiffies_to_msecs(jiffies - t0),
+		     &bo_count[BO_DIRTIER_PAUSED_MS]);
+	return 0;
+}
+
 static struct blk_hook_ops bo_hook_ops = {
 	.submit = bo_submit,
 	.folio_dirtied = bo_folio_dirtied,
+	.dirty_throttle = bo_dirty_throttle,
 };
 
 static int bo_stats_show(struct seq_file *m, void *v)
@@ -373,15 +567,22 @@ static int __init bo_init(void)
 {
 	int ret;
 
+	bo_charge_pool = mempool_create_kmalloc_pool(BIO_POOL_SIZE,
+						     sizeof(struct bo_charge));
+	if (!bo_charge_pool)
+		return -ENOMEM;
 	ret = bioset_init(&bo_split_set, BIO_POOL_SIZE, 0, 0);
-	if (ret)
+	if (ret) {
+		mempool_destroy(bo_charge_pool);
 		return ret;
+	}
 	bo_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("stats", 0400, bo_debugfs, NULL, &bo_stats_fops);
 	ret = blk_hooks_register(&bo_hook_ops);
 	if (ret) {
 		debugfs_remove_recursive(bo_debugfs);
 		bioset_exit(&bo_split_set);
+		mempool_destroy(bo_charge_pool);
 		return ret;
 	}
 	pr_info("loaded: hierarchies=%s\n", bo_hier_names[bo_hierarchies]);
@@ -390,10 +591,21 @@ static int __init bo_init(void)
 
 static void __exit bo_exit(void)
 {
+	struct bo_owner *o;
+	unsigned long id;
+
+	/* Release paused dirtiers now: unregister waits for them. */
+	WRITE_ONCE(bo_unloading, true);
+	xa_for_each(&bo_wb_owners, id, o)
+		wake_up_all(&o->wait);
 	blk_hooks_unregister(&bo_hook_ops);
 	debugfs_remove_recursive(bo_debugfs);
-	/* Split-off bios end in our code and return to our bio_set. */
+	/* Split-off and counted bios end in our code. */
 	wait_event(bo_inflight_wq, !atomic_read(&bo_inflight));
+	xa_for_each(&bo_wb_owners, id, o)
+		kfree(o);
+	xa_destroy(&bo_wb_owners);
+	mempool_destroy(bo_charge_pool);
 	bioset_exit(&bo_split_set);
 	xa_destroy(&bo_owners);
 	pr_info("unloaded\n");

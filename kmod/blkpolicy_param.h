@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Module parameters that hold one word of a fixed list (off, warn, deny,
- * ...) or a strict boolean, shared by the policy modules.  A bad value is
+ * ...), a strict boolean or a bounded number, shared by the policy modules.  A bad value is
  * refused with -EINVAL, the old value stays, and dmesg names the accepted
  * words.
  */
 #ifndef _BLKPOLICY_PARAM_H
 #define _BLKPOLICY_PARAM_H
 
+#include <linux/kstrtox.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/string.h>
@@ -82,6 +83,49 @@ static inline int bp_bool_set(const char *val, const struct kernel_param *kp)
 static const struct kernel_param_ops bp_bool_ops __maybe_unused = {
 	.set = bp_bool_set,
 	.get = param_get_bool,
+};
+
+/*
+ * An unsigned number from @min to @max, a multiple of @step (0 and 1: any),
+ * or 0 when @zero_off says 0 switches the feature off.
+ */
+struct bp_uint {
+	unsigned int *value;
+	unsigned int min, max, step;
+	bool zero_off;
+};
+
+static inline int bp_uint_set(const char *val, const struct kernel_param *kp)
+{
+	const struct bp_uint *u = kp->arg;
+	unsigned int n;
+
+	if (!kstrtouint(val, 0, &n) &&
+	    ((!n && u->zero_off) ||
+	     (n >= u->min && n <= u->max && (u->step <= 1 || !(n % u->step))))) {
+		WRITE_ONCE(*u->value, n);
+		return 0;
+	}
+	if (u->step > 1)
+		pr_err("%s: invalid value, accepted: %s%u to %u in steps of %u\n",
+		       kp->name, u->zero_off ? "0 (off) or " : "", u->min,
+		       u->max, u->step);
+	else
+		pr_err("%s: invalid value, accepted: %s%u to %u\n", kp->name,
+		       u->zero_off ? "0 (off) or " : "", u->min, u->max);
+	return -EINVAL;
+}
+
+static inline int bp_uint_get(char *buf, const struct kernel_param *kp)
+{
+	const struct bp_uint *u = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*u->value));
+}
+
+static const struct kernel_param_ops bp_uint_ops __maybe_unused = {
+	.set = bp_uint_set,
+	.get = bp_uint_get,
 };
 
 #endif /* _BLKPOLICY_PARAM_H */

@@ -132,24 +132,10 @@ module_param_cb(mode, &bp_words_ops, &ib_mode_words, 0600);
 MODULE_PARM_DESC(mode,
 		 "off; always (bounce every data write to an integrity disk); auto (default: bounce only writes whose pages stable pages do not protect); retry (no copy up front, a write that fails with a protection error is sent once more from a bounce copy)");
 
-static int ib_pool_pages_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int n;
-
-	if (kstrtouint(val, 0, &n) || n < BIO_MAX_VECS || n > 65536) {
-		pr_err("pool_pages: invalid value, accepted: %u to 65536\n",
-		       BIO_MAX_VECS);
-		return -EINVAL;
-	}
-	ib_pool_pages = n;
-	return 0;
-}
-
-static const struct kernel_param_ops ib_pool_pages_ops = {
-	.set = ib_pool_pages_set,
-	.get = param_get_uint,
+static struct bp_uint ib_pool_pages_param = {
+	.value = &ib_pool_pages, .min = BIO_MAX_VECS, .max = 65536,
 };
-module_param_cb(pool_pages, &ib_pool_pages_ops, &ib_pool_pages, 0400);
+module_param_cb(pool_pages, &bp_uint_ops, &ib_pool_pages_param, 0400);
 MODULE_PARM_DESC(pool_pages,
 		 "Bounce pages reserved in the mempool, set at load time (default 512, at least 256: one full bio)");
 

@@ -220,13 +220,16 @@ ok_if "writeback after rmmod completes" sync
 rm -f /mnt/orphan /mnt/pending
 
 # ---- g. isolation: an unthrottled sibling -----------------------------------
-sib() {	# sib: buffered write throughput (KiB/s) of bar, 48 MiB + fsync
-	local t0 t1
-	t0=$(date +%s%N)
-	in_cg bar dd if=/dev/zero of=/mnt/sib bs=1M count=48 conv=fsync status=none; wait $!
-	t1=$(date +%s%N)
-	rm -f /mnt/sib
-	echo $(( 48 * 1024 * 1000000000 / (t1 - t0) ))
+sib() {	# sib: buffered write throughput (KiB/s) of bar, 48 MiB + fsync,
+	# the median of three: the guest shares the host's two cores.
+	local i t0 t1
+	for i in 1 2 3; do
+		t0=$(date +%s%N)
+		in_cg bar dd if=/dev/zero of=/mnt/sib bs=1M count=48 conv=fsync status=none; wait $!
+		t1=$(date +%s%N)
+		rm -f /mnt/sib
+		echo $(( 48 * 1024 * 1000000000 / (t1 - t0) ))
+	done | sort -n | sed -n 2p
 }
 fsync_ms() {	# worst latency (ms) of 5 small write+fsync in bar
 	local i t0 t1 worst=0
@@ -240,9 +243,9 @@ fsync_ms() {	# worst latency (ms) of 5 small write+fsync in bar
 	echo $worst
 }
 # isolation LABEL: sibling throughput alone and beside a throttled foo,
-# and its worst fsync latency beside foo.
+# and its worst fsync latency beside foo; sets solo, busy and lat.
 isolation() {
-	local solo busy lat hog
+	local hog
 	solo=$(sib)
 	limit foo $MiB
 	in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
@@ -251,19 +254,30 @@ isolation() {
 	lat=$(fsync_ms)
 	limit foo 0
 	wait $hog; settle; rm -f /mnt/hog /mnt/small
-	diag "isolation, $1: sibling solo $solo KiB/s, beside throttled foo $busy KiB/s; worst sibling fsync $lat ms"
+	diag "isolation, $1: sibling solo $solo KiB/s, beside throttled foo $busy KiB/s ($((busy * 100 / solo))%); worst sibling fsync $lat ms"
 	echo "# isolation $1 solo_kibps=$solo busy_kibps=$busy worst_fsync_ms=$lat"
 }
-modprobe blkowner
+isolated() {	# isolated LABEL: the goal, >= 80% of solo and no stall
+	ok_if "$1: sibling keeps >= 80% of its solo throughput" test $((busy * 100)) -ge $((solo * 80))
+	ok_if "$1: sibling's worst fsync under 1 s" test "$lat" -lt 1000
+}
+# Baseline: re-charging alone lets foo dirty 64 MiB at memory speed; the
+# flusher queues all of it behind the 1 MiB/s limit, and ext4 (journal
+# credits reserved for each bio's unwritten extents, ordered data) makes
+# the sibling's fsync wait for foo's backlog.
+modprobe blkowner dirty_backlog_kb=0
+isolation "data=ordered, dirty_backlog_kb=0"
+ok_if "baseline: without the dirty pause the sibling is starved (< 80%) or stalls (fsync >= 1 s)" \
+	test $((busy * 100)) -lt $((solo * 80)) -o "$lat" -ge 1000
+echo 4096 > $P/dirty_backlog_kb
+p0=$(stat dirtier_pauses)
 isolation data=ordered
-# With data=ordered (the default) a jbd2 commit waits for the ordered
-# data of every inode in the transaction, foo's throttled writeback
-# included.  data=writeback has no ordered data: measure it there too
-# (see docs/blkowner.md: the shared dirty throttling weighs more).
+isolated data=ordered
+expect_gt "foo's dirtier was paused" "$(stat dirtier_pauses)" "$p0"
 umount /mnt && mount -o data=writeback "$sd" /mnt || bail "remount data=writeback"
 isolation data=writeback
+isolated data=writeback
 umount /mnt && mount "$sd" /mnt || bail "remount"
-# Measured, not asserted here: see docs/blkowner.md for the figures.
 
 # ---- parameters -------------------------------------------------------------
 old=$(cat $P/hierarchies)

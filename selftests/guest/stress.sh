@@ -124,6 +124,8 @@ for i in $(seq "$cycles"); do
 	switch blkowner enabled 1 0
 	switch blkowner hierarchies v1 none both
 	switch blkowner exempt_sync 1 0
+	switch blkowner split_kb 0 64
+	switch blkowner dirty_backlog_kb 4096 0 256
 done
 stop_workload
 diag "cycles: $cycles in $(( $(date +%s) - t0 ))s; rmmod retried $busy times while I/O was in flight"
