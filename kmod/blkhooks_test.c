@@ -13,11 +13,12 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
+#include <linux/writeback.h>
 
 #include "blkpolicy_param.h"
 
 enum { HT_OPEN, HT_OPEN_WRITE, HT_SUBMIT, HT_SUBMIT_WRITE, HT_PREP, HT_DIRTY,
-	HT_NR };
+	HT_THROTTLE, HT_NR };
 
 static const char * const ht_names[HT_NR] = {
 	[HT_OPEN] = "open",
@@ -26,6 +27,7 @@ static const char * const ht_names[HT_NR] = {
 	[HT_SUBMIT_WRITE] = "submit_write",
 	[HT_PREP] = "integrity_prep",
 	[HT_DIRTY] = "folio_dirtied",
+	[HT_THROTTLE] = "dirty_throttle",
 };
 
 static atomic_long_t ht_count[HT_NR];
@@ -62,11 +64,21 @@ static void ht_folio_dirtied(struct folio *folio,
 	atomic_long_inc(&ht_count[HT_DIRTY]);
 }
 
+static int ht_dirty_throttle(struct address_space *mapping, unsigned int flags)
+{
+	/* Prove the contract: this hook may sleep unless BDP_ASYNC. */
+	if (!(flags & BDP_ASYNC))
+		might_sleep();
+	atomic_long_inc(&ht_count[HT_THROTTLE]);
+	return 0;
+}
+
 static struct blk_hook_ops ht_ops = {
 	.open = ht_open,
 	.submit = ht_submit,
 	.integrity_prep = ht_integrity_prep,
 	.folio_dirtied = ht_folio_dirtied,
+	.dirty_throttle = ht_dirty_throttle,
 };
 
 static DEFINE_MUTEX(ht_lock);

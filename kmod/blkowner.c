@@ -437,6 +437,25 @@ static bool bo_submit_front(struct bio *bio, unsigned int bytes,
 	return true;
 }
 
+/*
+ * An exempt bio (fsync, sync, metadata) cleans its folios all the same:
+ * drop their entries, or clean pages would keep them until the pfn is
+ * tagged again.
+ */
+static void bo_drop_owners(struct bio *bio)
+{
+	struct folio *folio, *prev = NULL;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	bio_for_each_segment(bv, bio, iter) {
+		folio = page_folio(bv.bv_page);
+		if (folio != prev)
+			bo_take_owner(folio);
+		prev = folio;
+	}
+}
+
 static blk_status_t bo_submit(struct bio *bio)
 {
 	unsigned long owner = 0, o;
@@ -451,6 +470,7 @@ static blk_status_t bo_submit(struct bio *bio)
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
 		bo_inc(BO_BIOS_EXEMPT);
+		bo_drop_owners(bio);
 		return BLK_STS_OK;
 	}
 
