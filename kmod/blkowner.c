@@ -14,11 +14,14 @@
  *
  * Owners live in an xarray indexed by pfn, holding one value entry per
  * dirty folio, removed when the folio is submitted for writeback: clean
- * pages cost nothing.  An entry holds the css id and part of the css serial
- * number (ids are reused, serials never are) and a hash of the folio's
- * mapping and index, so a stale entry (a dirty folio truncated and its pfn
- * reused) or a removed cgroup is detected and the bio keeps today's
- * association.  css pointers are never stored, so rmdir needs no help.
+ * pages cost nothing.  Booted with blk_page_ext=on, they live in the
+ * folio's page_ext word instead: 8 bytes of every page, but an exchange
+ * instead of a tree walk, a lock and node allocations per dirtying.
+ * An entry holds the css id and part of the css serial number (ids are
+ * reused, serials never are) and a hash of the folio's mapping and index,
+ * so a stale entry (a dirty folio truncated and its pfn reused) or a
+ * removed cgroup is detected and the bio keeps today's association.  css
+ * pointers are never stored, so rmdir needs no help.
  *
  * A re-charged bio sits in blk-throttle while its folios stay under
  * writeback, and the filesystem resources tied to them (ext4's reserved
@@ -128,12 +131,14 @@ static bool bo_exempt_sync = true;
 static unsigned int bo_split_kb;
 static unsigned int bo_backlog_kb = 4096;
 static bool bo_unloading;
+static bool bo_use_ext;		/* owners in page_ext, not bo_owners */
 
 static DEFINE_XARRAY_FLAGS(bo_owners, XA_FLAGS_LOCK_IRQ);
 static struct bio_set bo_split_set;
 static DEFINE_XARRAY(bo_wb_owners);	/* css id -> struct bo_owner */
 static mempool_t *bo_charge_pool;
 static atomic_t bo_inflight = ATOMIC_INIT(0);
+static atomic_long_t bo_inflight_bytes;	/* of every owner: a quick no */
 static DECLARE_WAIT_QUEUE_HEAD(bo_inflight_wq);
 static struct dentry *bo_debugfs;
 
@@ -232,6 +237,12 @@ static void bo_folio_dirtied(struct folio *folio,
 	v = bo_pack(css, folio);
 	rcu_read_unlock();
 
+	if (bo_use_ext) {
+		if (!blk_page_ext_xchg(folio_page(folio, 0), v))
+			atomic_long_inc(&bo_entries);
+		bo_inc(BO_PAGES_TAGGED);
+		return;
+	}
 	/* IRQs are already off: the caller holds the i_pages lock. */
 	xa_lock_irqsave(&bo_owners, flags);
 	old = __xa_store(&bo_owners, folio_pfn(folio), xa_mk_value(v),
@@ -254,22 +265,29 @@ static void bo_folio_dirtied(struct folio *folio,
  */
 static unsigned long bo_take_owner(struct folio *folio)
 {
-	unsigned long pfn = folio_pfn(folio);
+	unsigned long pfn = folio_pfn(folio), v;
 	void *entry;
 
 	if (folio_test_anon(folio) || !folio->mapping)
 		return 0;
-	entry = xa_load(&bo_owners, pfn);
-	if (!entry)
-		return 0;
-	if (xa_cmpxchg_irq(&bo_owners, pfn, entry, NULL, 0) == entry)
+	if (bo_use_ext) {
+		v = blk_page_ext_xchg(folio_page(folio, 0), 0);
+		if (!v)
+			return 0;
 		atomic_long_dec(&bo_entries);
-	if ((xa_to_value(entry) & GENMASK(BO_HASH_BITS - 1, 0)) !=
-	    bo_page_hash(folio)) {
+	} else {
+		entry = xa_load(&bo_owners, pfn);
+		if (!entry)
+			return 0;
+		if (xa_cmpxchg_irq(&bo_owners, pfn, entry, NULL, 0) == entry)
+			atomic_long_dec(&bo_entries);
+		v = xa_to_value(entry);
+	}
+	if ((v & GENMASK(BO_HASH_BITS - 1, 0)) != bo_page_hash(folio)) {
 		bo_inc(BO_OWNER_STALE);
 		return 0;
 	}
-	return xa_to_value(entry) >> BO_HASH_BITS;
+	return v >> BO_HASH_BITS;
 }
 
 /*
@@ -322,6 +340,7 @@ static void bo_charged_end_io(struct bio *bio)
 	list_del(&c->node);
 	spin_unlock_irqrestore(&o->lock, flags);
 	atomic_long_sub(c->bytes, &o->inflight);
+	atomic_long_sub(c->bytes, &bo_inflight_bytes);
 	mempool_free(c, bo_charge_pool);
 	if (wq_has_sleeper(&o->wait))
 		wake_up_all(&o->wait);
@@ -357,6 +376,7 @@ static void bo_account(struct bio *bio, unsigned long owner)
 	list_add_tail(&c->node, &o->charges);
 	spin_unlock_irq(&o->lock);
 	atomic_long_add(c->bytes, &o->inflight);
+	atomic_long_add(c->bytes, &bo_inflight_bytes);
 	atomic_inc(&bo_inflight);
 	bio->bi_private = c;
 	bio->bi_end_io = bo_charged_end_io;
@@ -465,7 +485,8 @@ static blk_status_t bo_submit(struct bio *bio)
 	struct bio_vec bv;
 
 	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
-	    !bio_has_data(bio) || atomic_long_read(&bo_entries) <= 0 ||
+	    !bio_has_data(bio) ||
+	    (!bo_use_ext && atomic_long_read(&bo_entries) <= 0) ||
 	    !bo_hier_tracked())
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
@@ -539,7 +560,8 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	unsigned long owner = 0, t0;
 	struct bo_owner *o;
 
-	if (!budget || !READ_ONCE(bo_enabled) || !bo_hier_tracked() ||
+	if (!budget || atomic_long_read(&bo_inflight_bytes) <= budget ||
+	    !READ_ONCE(bo_enabled) || !bo_hier_tracked() ||
 	    !bo_mapping_tracked(mapping))
 		return 0;
 	rcu_read_lock();
@@ -579,6 +601,7 @@ static int bo_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %lld\n", bo_counter_names[i],
 			   atomic64_read(&bo_count[i]));
 	seq_printf(m, "entries %ld\n", atomic_long_read(&bo_entries));
+	seq_printf(m, "store %s\n", bo_use_ext ? "page_ext" : "xarray");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(bo_stats);
@@ -587,6 +610,7 @@ static int __init bo_init(void)
 {
 	int ret;
 
+	bo_use_ext = blk_page_ext_enabled();
 	bo_charge_pool = mempool_create_kmalloc_pool(BIO_POOL_SIZE,
 						     sizeof(struct bo_charge));
 	if (!bo_charge_pool)
@@ -605,7 +629,8 @@ static int __init bo_init(void)
 		mempool_destroy(bo_charge_pool);
 		return ret;
 	}
-	pr_info("loaded: hierarchies=%s\n", bo_hier_names[bo_hierarchies]);
+	pr_info("loaded: hierarchies=%s store=%s\n",
+		bo_hier_names[bo_hierarchies], bo_use_ext ? "page_ext" : "xarray");
 	return 0;
 }
 

@@ -100,6 +100,8 @@ ok_if "vanilla: foo is charged less than 10% of the disk writes" \
 	test $(( (c1 - c0) * 10 )) -lt $(( d1 - d0 ))
 
 modprobe blkowner || bail "cannot load blkowner"
+# blkowner_ext.sh runs this file again on a kernel booted with blk_page_ext=on.
+expect_eq "owners are kept in the ${BO_STORE:-xarray}" "${BO_STORE:-xarray}" "$(stat store)"
 seed_case blkowner 22
 m=$(echo "$rates" | mean)
 inband=$(echo "$rates" | while read -r r; do within "$r" $MiB 10 && echo y; done | grep -c y)

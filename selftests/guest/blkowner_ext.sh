@@ -1,0 +1,10 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 900
+# append: blk_page_ext=on
+#
+# blkowner.ko with the owners of dirty pages in page_ext words instead of
+# its xarray: the kernel is booted with blk_page_ext=on, and every case of
+# blkowner.sh runs again.
+BO_STORE=page_ext
+. "$(dirname "$0")/blkowner.sh"
