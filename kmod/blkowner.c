@@ -274,7 +274,8 @@ static unsigned long bo_take_owner(struct folio *folio)
 		v = blk_page_ext_xchg(folio_page(folio, 0), 0);
 		if (!v)
 			return 0;
-		atomic_long_dec(&bo_entries);
+		/* Words tagged before a reload were never counted. */
+		atomic_long_dec_if_positive(&bo_entries);
 	} else {
 		entry = xa_load(&bo_owners, pfn);
 		if (!entry)

@@ -261,7 +261,7 @@ isolation() {
 }
 isolated() {	# isolated LABEL: the goal, >= 80% of solo and no stall
 	ok_if "$1: sibling keeps >= 80% of its solo throughput" test $((busy * 100)) -ge $((solo * 80))
-	ok_if "$1: sibling's worst fsync under 1 s" test "$lat" -lt 1000
+	ok_if "$1: no multi-second fsync stall (worst $lat ms < 2 s)" test "$lat" -lt 2000
 }
 # Baseline: re-charging alone lets foo dirty 64 MiB at memory speed; the
 # flusher queues all of it behind the 1 MiB/s limit, and ext4 (journal
@@ -269,8 +269,8 @@ isolated() {	# isolated LABEL: the goal, >= 80% of solo and no stall
 # the sibling's fsync wait for foo's backlog.
 modprobe blkowner dirty_backlog_kb=0
 isolation "data=ordered, dirty_backlog_kb=0"
-ok_if "baseline: without the dirty pause the sibling is starved (< 80%) or stalls (fsync >= 1 s)" \
-	test $((busy * 100)) -lt $((solo * 80)) -o "$lat" -ge 1000
+ok_if "baseline: without the dirty pause the sibling is starved (< 80%) or stalls (fsync >= 2 s)" \
+	test $((busy * 100)) -lt $((solo * 80)) -o "$lat" -ge 2000
 echo 4096 > $P/dirty_backlog_kb
 p0=$(stat dirtier_pauses)
 isolation data=ordered
