@@ -133,6 +133,11 @@ static unsigned int bo_backlog_kb = 4096;
 static bool bo_unloading;
 static bool bo_use_ext;		/* owners in page_ext, not bo_owners */
 
+static const char *bo_store_name(void)
+{
+	return bo_use_ext ? "page_ext" : "xarray";
+}
+
 static DEFINE_XARRAY_FLAGS(bo_owners, XA_FLAGS_LOCK_IRQ);
 static struct bio_set bo_split_set;
 static DEFINE_XARRAY(bo_wb_owners);	/* css id -> struct bo_owner */
@@ -190,12 +195,6 @@ static unsigned long bo_owner_of(struct cgroup_subsys_state *css)
 		BO_ID_BITS) | css->id;
 }
 
-static unsigned long bo_pack(struct cgroup_subsys_state *css,
-			     struct folio *folio)
-{
-	return (bo_owner_of(css) << BO_HASH_BITS) | bo_page_hash(folio);
-}
-
 /* The io controller's hierarchy is v2 if it is bound to the default one. */
 static bool bo_hier_tracked(void)
 {
@@ -216,26 +215,36 @@ static bool bo_mapping_tracked(struct address_space *mapping)
 		 READ_ONCE(I_BDEV(host)->bd_holder));
 }
 
-static void bo_folio_dirtied(struct folio *folio,
-			     struct address_space *mapping)
+/*
+ * The owner of pages the current task dirties in @mapping, or 0 when they
+ * are not tracked: tracking off, hierarchy not selected, filesystem
+ * metadata, the root group (the default owner) or an id too large to pack.
+ */
+static unsigned long bo_current_owner(struct address_space *mapping)
 {
 	struct cgroup_subsys_state *css;
-	unsigned long flags, v;
-	void *old;
+	unsigned long owner = 0;
 
 	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked() ||
 	    !bo_mapping_tracked(mapping))
-		return;
-
+		return 0;
 	rcu_read_lock();
 	css = task_css(current, io_cgrp_id);
-	if (!css->parent || css->id >= (1 << BO_ID_BITS)) {
-		/* Root owns by default; huge ids do not fit. */
-		rcu_read_unlock();
-		return;
-	}
-	v = bo_pack(css, folio);
+	if (css->parent && css->id < (1 << BO_ID_BITS))
+		owner = bo_owner_of(css);
 	rcu_read_unlock();
+	return owner;
+}
+
+static void bo_folio_dirtied(struct folio *folio,
+			     struct address_space *mapping)
+{
+	unsigned long flags, owner = bo_current_owner(mapping), v;
+	void *old;
+
+	if (!owner)
+		return;
+	v = (owner << BO_HASH_BITS) | bo_page_hash(folio);
 
 	if (bo_use_ext) {
 		if (!blk_page_ext_xchg(folio_page(folio, 0), v))
@@ -557,19 +566,12 @@ static bool bo_backlogged(struct bo_owner *o, long budget)
 static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 {
 	long budget = (long)READ_ONCE(bo_backlog_kb) << 10;
-	struct cgroup_subsys_state *css;
-	unsigned long owner = 0, t0;
+	unsigned long owner, t0;
 	struct bo_owner *o;
 
-	if (!budget || atomic_long_read(&bo_inflight_bytes) <= budget ||
-	    !READ_ONCE(bo_enabled) || !bo_hier_tracked() ||
-	    !bo_mapping_tracked(mapping))
+	if (!budget || atomic_long_read(&bo_inflight_bytes) <= budget)
 		return 0;
-	rcu_read_lock();
-	css = task_css(current, io_cgrp_id);
-	if (css->parent && css->id < (1 << BO_ID_BITS))
-		owner = bo_owner_of(css);
-	rcu_read_unlock();
+	owner = bo_current_owner(mapping);
 	if (!owner)
 		return 0;
 	/* Records live until unload, which first waits for this hook. */
@@ -602,7 +604,7 @@ static int bo_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %lld\n", bo_counter_names[i],
 			   atomic64_read(&bo_count[i]));
 	seq_printf(m, "entries %ld\n", atomic_long_read(&bo_entries));
-	seq_printf(m, "store %s\n", bo_use_ext ? "page_ext" : "xarray");
+	seq_printf(m, "store %s\n", bo_store_name());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(bo_stats);
@@ -631,7 +633,7 @@ static int __init bo_init(void)
 		return ret;
 	}
 	pr_info("loaded: hierarchies=%s store=%s\n",
-		bo_hier_names[bo_hierarchies], bo_use_ext ? "page_ext" : "xarray");
+		bo_hier_names[bo_hierarchies], bo_store_name());
 	return 0;
 }
 
