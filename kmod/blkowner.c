@@ -486,6 +486,23 @@ static void bo_drop_owners(struct bio *bio)
 	}
 }
 
+/*
+ * Whether @bio's folios were walked already.  A bio larger than the queue's
+ * limits comes back through submit_bio_noacct() with the rest after each
+ * piece is split off (bio_submit_split()), and a stacking driver may send
+ * the same bio on to a lower device: walking it again each time costs time
+ * quadratic in the bio's size (27 walks per page for ext4's fsync bios on a
+ * 127 KiB queue), and a second walk could take the entry of a folio that
+ * was dirtied again meanwhile, which belongs to its next writeback.
+ * submit_bio_noacct_nocheck() marks every bio it queues, after this hook;
+ * the pieces we split off ourselves were charged when we split them.
+ */
+static bool bo_bio_walked(struct bio *bio)
+{
+	return bio_flagged(bio, BIO_TRACE_COMPLETION) ||
+	       bio->bi_pool == &bo_split_set;
+}
+
 static blk_status_t bo_submit(struct bio *bio)
 {
 	unsigned long owner = 0, o;
@@ -497,7 +514,7 @@ static blk_status_t bo_submit(struct bio *bio)
 	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
 	    !bio_has_data(bio) ||
 	    (!bo_use_ext && atomic_long_read(&bo_entries) <= 0) ||
-	    !bo_hier_tracked())
+	    !bo_hier_tracked() || bo_bio_walked(bio))
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
 		bo_inc(BO_BIOS_EXEMPT);
