@@ -121,8 +121,17 @@ struct bo_charge {
 	struct list_head node;
 };
 
-static atomic64_t bo_count[BO_NR_COUNTERS];
-static atomic_long_t bo_entries;
+/*
+ * Per CPU: pages are tagged and taken on every CPU that dirties or writes
+ * back, and one shared cache line per page would bounce between them.
+ * entries is the number of tagged folios: the sum over CPUs, since a folio
+ * is often tagged on one CPU and taken on another.
+ */
+struct bo_stats {
+	u64 count[BO_NR_COUNTERS];
+	long entries;
+};
+static DEFINE_PER_CPU(struct bo_stats, bo_stats);
 
 static bool bo_enabled = true;
 static int bo_hierarchies = BO_V1;
@@ -149,7 +158,31 @@ static struct dentry *bo_debugfs;
 
 static inline void bo_inc(enum bo_counter c)
 {
-	atomic64_inc(&bo_count[c]);
+	this_cpu_inc(bo_stats.count[c]);
+}
+
+static u64 bo_sum(enum bo_counter c)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(bo_stats.count[c], cpu);
+	return sum;
+}
+
+/*
+ * With page_ext, words tagged before a reload are taken without having
+ * been counted, so the sum can fall short, and below zero.
+ */
+static long bo_entries(void)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(bo_stats.entries, cpu);
+	return max(sum, 0L);
 }
 
 module_param_cb(enabled, &bp_bool_ops, &bo_enabled, 0600);
@@ -248,7 +281,7 @@ static void bo_folio_dirtied(struct folio *folio,
 
 	if (bo_use_ext) {
 		if (!blk_page_ext_xchg(folio_page(folio, 0), v))
-			atomic_long_inc(&bo_entries);
+			this_cpu_inc(bo_stats.entries);
 		bo_inc(BO_PAGES_TAGGED);
 		return;
 	}
@@ -262,37 +295,38 @@ static void bo_folio_dirtied(struct folio *folio,
 		return;
 	}
 	if (!old)
-		atomic_long_inc(&bo_entries);
+		this_cpu_inc(bo_stats.entries);
 	bo_inc(BO_PAGES_TAGGED);
 }
 
 /*
  * The owner of @folio (css serial and id, without the page hash), or 0.
- * The entry is consumed: the folio is
- * clean and under writeback now, and if it is dirtied again the hook
- * stores a fresh one, which the cmpxchg leaves alone.
+ * The entry is consumed: the folio is clean and under writeback now, and
+ * if it is dirtied again the hook stores a fresh one for its next
+ * writeback.
  */
 static unsigned long bo_take_owner(struct folio *folio)
 {
-	unsigned long pfn = folio_pfn(folio), v;
+	XA_STATE(xas, &bo_owners, folio_pfn(folio));
+	unsigned long flags, v;
 	void *entry;
 
 	if (folio_test_anon(folio) || !folio->mapping)
 		return 0;
 	if (bo_use_ext) {
 		v = blk_page_ext_xchg(folio_page(folio, 0), 0);
-		if (!v)
-			return 0;
-		/* Words tagged before a reload were never counted. */
-		atomic_long_dec_if_positive(&bo_entries);
 	} else {
-		entry = xa_load(&bo_owners, pfn);
-		if (!entry)
-			return 0;
-		if (xa_cmpxchg_irq(&bo_owners, pfn, entry, NULL, 0) == entry)
-			atomic_long_dec(&bo_entries);
-		v = xa_to_value(entry);
+		/* One walk, under the lock: no lockless look first. */
+		xas_lock_irqsave(&xas, flags);
+		entry = xas_load(&xas);
+		if (entry)
+			xas_store(&xas, NULL);
+		xas_unlock_irqrestore(&xas, flags);
+		v = entry ? xa_to_value(entry) : 0;
 	}
+	if (!v)
+		return 0;
+	this_cpu_dec(bo_stats.entries);
 	if ((v & GENMASK(BO_HASH_BITS - 1, 0)) != bo_page_hash(folio)) {
 		bo_inc(BO_OWNER_STALE);
 		return 0;
@@ -513,7 +547,7 @@ static blk_status_t bo_submit(struct bio *bio)
 
 	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
 	    !bio_has_data(bio) ||
-	    (!bo_use_ext && atomic_long_read(&bo_entries) <= 0) ||
+	    (!bo_use_ext && xa_empty(&bo_owners)) ||
 	    !bo_hier_tracked() || bo_bio_walked(bio))
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
@@ -578,7 +612,7 @@ static bool bo_backlogged(struct bo_owner *o, long budget)
  * Pause a task that dirties pages while its cgroup's re-charged writeback
  * is backlogged: without it the task fills the page cache at memory speed
  * and the flusher queues all of it behind the throttle.  One pause is at
- * most 200 ms; the task comes back after its next chunk.
+ * most 200 ms; the task comes back at its next dirty ratelimit point.
  */
 static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 {
@@ -602,8 +636,8 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	wait_event_killable_timeout(o->wait,
 				    atomic_long_read(&o->inflight) <= budget ||
 				    READ_ONCE(bo_unloading), HZ / 5);
-	atomic64_add(jiffies_to_msecs(jiffies - t0),
-		     &bo_count[BO_DIRTIER_PAUSED_MS]);
+	this_cpu_add(bo_stats.count[BO_DIRTIER_PAUSED_MS],
+		     jiffies_to_msecs(jiffies - t0));
 	return 0;
 }
 
@@ -618,9 +652,8 @@ static int bo_stats_show(struct seq_file *m, void *v)
 	int i;
 
 	for (i = 0; i < BO_NR_COUNTERS; i++)
-		seq_printf(m, "%s %lld\n", bo_counter_names[i],
-			   atomic64_read(&bo_count[i]));
-	seq_printf(m, "entries %ld\n", atomic_long_read(&bo_entries));
+		seq_printf(m, "%s %llu\n", bo_counter_names[i], bo_sum(i));
+	seq_printf(m, "entries %ld\n", bo_entries());
 	seq_printf(m, "store %s\n", bo_store_name());
 	return 0;
 }
