@@ -85,7 +85,9 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 		echo "off $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*
 		modprobe blkowner
 		echo "on $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*
-		grep -E 'tagged|recharged|exempt|pause' /sys/kernel/debug/blkowner/stats | tr '\n' ' ' >&2
+		# One line: "result" lines must start a line of their own.
+		{ grep -E 'tagged|recharged|exempt|pause' /sys/kernel/debug/blkowner/stats |
+			tr '\n' ' '; echo; } >&2
 		rmmod blkowner
 	done > /tmp/r
 	echo $$ > /sys/fs/cgroup/blkio/cgroup.procs
