@@ -131,6 +131,7 @@ struct bo_stats {
 	u64 count[BO_NR_COUNTERS];
 	long entries;
 };
+
 static DEFINE_PER_CPU(struct bo_stats, bo_stats);
 
 static bool bo_enabled = true;
