@@ -317,7 +317,11 @@ static unsigned long bo_take_owner(struct folio *folio)
 	if (bo_use_ext) {
 		v = blk_page_ext_xchg(folio_page(folio, 0), 0);
 	} else {
-		/* One walk, under the lock: no lockless look first. */
+		/*
+		 * Under the lock from the start: a lockless look first
+		 * would walk the tree twice for every tagged folio, and
+		 * tagged folios are what a bio with entries mostly holds.
+		 */
 		xas_lock_irqsave(&xas, flags);
 		entry = xas_load(&xas);
 		if (entry)
@@ -526,7 +530,7 @@ static void bo_drop_owners(struct bio *bio)
  * limits comes back through submit_bio_noacct() with the rest after each
  * piece is split off (bio_submit_split()), and a stacking driver may send
  * the same bio on to a lower device: walking it again each time costs time
- * quadratic in the bio's size (27 walks per page for ext4's fsync bios on a
+ * quadratic in the bio's size (26 walks per page for ext4's fsync bios on a
  * 127 KiB queue), and a second walk could take the entry of a folio that
  * was dirtied again meanwhile, which belongs to its next writeback.
  * submit_bio_noacct_nocheck() marks every bio it queues, after this hook;
