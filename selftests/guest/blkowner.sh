@@ -244,11 +244,14 @@ fsync_ms() {	# worst latency (ms) of 5 small write+fsync in bar
 	done
 	echo $worst
 }
-# isolation LABEL: sibling throughput alone and beside a throttled foo,
-# and its worst fsync latency beside foo; sets solo, busy and lat.
+# isolation LABEL: sibling throughput beside a throttled foo, against the
+# mean of its solo throughput just before and just after (a TCG guest's
+# speed drifts with the host's load: one solo run read 36 MiB/s where the
+# next read 27), and its worst fsync latency beside foo; sets solo, busy
+# and lat.
 isolation() {
-	local hog
-	solo=$(sib)
+	local hog before after
+	before=$(sib)
 	limit foo $MiB
 	in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
 	sleep 3
@@ -256,7 +259,9 @@ isolation() {
 	lat=$(fsync_ms)
 	limit foo 0
 	wait $hog; settle; rm -f /mnt/hog /mnt/small
-	diag "isolation, $1: sibling solo $solo KiB/s, beside throttled foo $busy KiB/s ($((busy * 100 / solo))%); worst sibling fsync $lat ms"
+	after=$(sib)
+	solo=$(( (before + after) / 2 ))
+	diag "isolation, $1: sibling solo $solo KiB/s ($before before, $after after), beside throttled foo $busy KiB/s ($((busy * 100 / solo))%); worst sibling fsync $lat ms"
 	echo "# isolation $1 solo_kibps=$solo busy_kibps=$busy worst_fsync_ms=$lat"
 }
 isolated() {	# isolated LABEL: the goal, >= 80% of solo and no stall
