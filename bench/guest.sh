@@ -90,28 +90,24 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 			tr '\n' ' '; echo; } >&2
 		rmmod blkowner
 	done > /tmp/r
+	sed 's/^/run /' /tmp/r >&2
 	echo $$ > /sys/fs/cgroup/blkio/cgroup.procs
 	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
 	echo "result with $(awk '$1 == "on" { print $2 }' /tmp/r | median)"
-	# Memory per tracked dirty page: blkowner's xarray nodes are
-	# radix_tree_node slab, and so are the page cache's own, so the
-	# same 256 MiB are dirtied without blkowner first and subtracted.
+	# Memory per tracked dirty page: what the table holds (its chunks,
+	# from the module's own count) over the folios tagged in it, with
+	# 256 MiB dirty and held back from writeback.
 	echo 50 > /proc/sys/vm/dirty_background_ratio
 	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
-	nodes() { awk '$1 == "radix_tree_node" { print $3 * $4 }' /proc/slabinfo; }
-	dirty256() {
-		sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
-		n0=$(nodes)
-		bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 status=none'
-		n1=$(nodes)
-	}
-	dirty256; base=$((n1 - n0)); rm -f /mnt/m
+	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
 	modprobe blkowner
-	dirty256
+	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 status=none'
 	e=$(awk '$1 == "entries" { print $2 }' /sys/kernel/debug/blkowner/stats)
+	b=$(awk '$1 == "store_bytes" { print $2 }' /sys/kernel/debug/blkowner/stats)
 	[ "$e" -gt 0 ] || { echo "bench: no tracked pages" >&2; exit 1; }
 	echo "result tracked_pages $e"
-	echo "result bytes_per_page $(( (n1 - n0 - base) / e ))"
+	echo "result bytes_per_page $(( b / e ))"
+	echo "result store_fixed_bytes $(awk '$1 == "store_fixed_bytes" { print $2 }' /sys/kernel/debug/blkowner/stats)"
 	# Throttle accuracy: foo limited to 4 MiB/s, 30 s of flusher
 	# writeback (split_kb=64), rate from the disk's own counter.
 	rm -f /mnt/m; sync

@@ -12,16 +12,13 @@
  * write bio with that cgroup before blk-throttle sees it.  A bio whose
  * folios belong to several cgroups is split at the owner boundaries.
  *
- * Owners live in an xarray indexed by pfn, holding one value entry per
- * dirty folio, removed when the folio is submitted for writeback: clean
- * pages cost nothing.  Booted with blk_page_ext=on, they live in the
- * folio's page_ext word instead: 8 bytes of every page, but an exchange
- * instead of a tree walk, a lock and node allocations per dirtying.
- * An entry holds the css id and part of the css serial number (ids are
- * reused, serials never are) and a hash of the folio's mapping and index,
- * so a stale entry (a dirty folio truncated and its pfn reused) or a
- * removed cgroup is detected and the bio keeps today's association.  css
- * pointers are never stored, so rmdir needs no help.
+ * Owners live in one word per dirty folio (blkowner_table.c), taken when
+ * the folio is submitted for writeback.  A word holds the css id and part
+ * of the css serial number (ids are reused, serials never are) and a hash
+ * of the folio's mapping and index, so a stale word (a dirty folio
+ * truncated and its pfn reused) or a removed cgroup is detected and the
+ * bio keeps today's association.  css pointers are never stored, so rmdir
+ * needs no help.
  *
  * A re-charged bio sits in blk-throttle while its folios stay under
  * writeback, and the filesystem resources tied to them (ext4's reserved
@@ -57,6 +54,7 @@
 #include <linux/writeback.h>
 #include <linux/xarray.h>
 
+#include "blkowner_table.h"
 #include "blkpolicy_param.h"
 
 /* Value entry layout: | serial:36 | id:20 | hash:7 | (63 bits) */
@@ -141,14 +139,7 @@ static bool bo_exempt_sync = true;
 static unsigned int bo_split_kb;
 static unsigned int bo_backlog_kb = 4096;
 static bool bo_unloading;
-static bool bo_use_ext;		/* owners in page_ext, not bo_owners */
 
-static const char *bo_store_name(void)
-{
-	return bo_use_ext ? "page_ext" : "xarray";
-}
-
-static DEFINE_XARRAY_FLAGS(bo_owners, XA_FLAGS_LOCK_IRQ);
 static struct bio_set bo_split_set;
 static DEFINE_XARRAY(bo_wb_owners);	/* css id -> struct bo_owner */
 static mempool_t *bo_charge_pool;
@@ -273,29 +264,17 @@ static unsigned long bo_current_owner(struct address_space *mapping)
 static void bo_folio_dirtied(struct folio *folio,
 			     struct address_space *mapping)
 {
-	unsigned long flags, owner = bo_current_owner(mapping), v;
-	void *old;
+	unsigned long owner = bo_current_owner(mapping);
+	int ret;
 
 	if (!owner)
 		return;
-	v = (owner << BO_HASH_BITS) | bo_page_hash(folio);
-
-	if (bo_use_ext) {
-		if (!blk_page_ext_xchg(folio_page(folio, 0), v))
-			this_cpu_inc(bo_stats.entries);
-		bo_inc(BO_PAGES_TAGGED);
-		return;
-	}
-	/* IRQs are already off: the caller holds the i_pages lock. */
-	xa_lock_irqsave(&bo_owners, flags);
-	old = __xa_store(&bo_owners, folio_pfn(folio), xa_mk_value(v),
-			 GFP_ATOMIC | __GFP_NOWARN);
-	xa_unlock_irqrestore(&bo_owners, flags);
-	if (xa_is_err(old)) {
+	ret = bo_table_store(folio, (owner << BO_HASH_BITS) | bo_page_hash(folio));
+	if (ret < 0) {
 		bo_inc(BO_TAG_FAILED);
 		return;
 	}
-	if (!old)
+	if (!ret)
 		this_cpu_inc(bo_stats.entries);
 	bo_inc(BO_PAGES_TAGGED);
 }
@@ -308,27 +287,11 @@ static void bo_folio_dirtied(struct folio *folio,
  */
 static unsigned long bo_take_owner(struct folio *folio)
 {
-	XA_STATE(xas, &bo_owners, folio_pfn(folio));
-	unsigned long flags, v;
-	void *entry;
+	unsigned long v;
 
 	if (folio_test_anon(folio) || !folio->mapping)
 		return 0;
-	if (bo_use_ext) {
-		v = blk_page_ext_xchg(folio_page(folio, 0), 0);
-	} else {
-		/*
-		 * Under the lock from the start: a lockless look first
-		 * would walk the tree twice for every tagged folio, and
-		 * tagged folios are what a bio with entries mostly holds.
-		 */
-		xas_lock_irqsave(&xas, flags);
-		entry = xas_load(&xas);
-		if (entry)
-			xas_store(&xas, NULL);
-		xas_unlock_irqrestore(&xas, flags);
-		v = entry ? xa_to_value(entry) : 0;
-	}
+	v = bo_table_take(folio);
 	if (!v)
 		return 0;
 	this_cpu_dec(bo_stats.entries);
@@ -552,7 +515,7 @@ static blk_status_t bo_submit(struct bio *bio)
 
 	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
 	    !bio_has_data(bio) ||
-	    (!bo_use_ext && xa_empty(&bo_owners)) ||
+	    bo_table_empty() ||
 	    !bo_hier_tracked() || bo_bio_walked(bio))
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
@@ -659,7 +622,7 @@ static int bo_stats_show(struct seq_file *m, void *v)
 	for (i = 0; i < BO_NR_COUNTERS; i++)
 		seq_printf(m, "%s %llu\n", bo_counter_names[i], bo_sum(i));
 	seq_printf(m, "entries %ld\n", bo_entries());
-	seq_printf(m, "store %s\n", bo_store_name());
+	bo_table_show(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(bo_stats);
@@ -668,14 +631,19 @@ static int __init bo_init(void)
 {
 	int ret;
 
-	bo_use_ext = blk_page_ext_enabled();
+	ret = bo_table_init();
+	if (ret)
+		return ret;
 	bo_charge_pool = mempool_create_kmalloc_pool(BIO_POOL_SIZE,
 						     sizeof(struct bo_charge));
-	if (!bo_charge_pool)
+	if (!bo_charge_pool) {
+		bo_table_exit();
 		return -ENOMEM;
+	}
 	ret = bioset_init(&bo_split_set, BIO_POOL_SIZE, 0, 0);
 	if (ret) {
 		mempool_destroy(bo_charge_pool);
+		bo_table_exit();
 		return ret;
 	}
 	bo_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -685,10 +653,11 @@ static int __init bo_init(void)
 		debugfs_remove_recursive(bo_debugfs);
 		bioset_exit(&bo_split_set);
 		mempool_destroy(bo_charge_pool);
+		bo_table_exit();
 		return ret;
 	}
 	pr_info("loaded: hierarchies=%s store=%s\n",
-		bo_hier_names[bo_hierarchies], bo_store_name());
+		bo_hier_names[bo_hierarchies], bo_table_name());
 	return 0;
 }
 
@@ -710,7 +679,7 @@ static void __exit bo_exit(void)
 	xa_destroy(&bo_wb_owners);
 	mempool_destroy(bo_charge_pool);
 	bioset_exit(&bo_split_set);
-	xa_destroy(&bo_owners);
+	bo_table_exit();
 	pr_info("unloaded\n");
 }
 

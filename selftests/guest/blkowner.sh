@@ -101,7 +101,7 @@ ok_if "vanilla: foo is charged less than 10% of the disk writes" \
 
 modprobe blkowner || bail "cannot load blkowner"
 # blkowner_ext.sh runs this file again on a kernel booted with blk_page_ext=on.
-expect_eq "owners are kept in the ${BO_STORE:-xarray}" "${BO_STORE:-xarray}" "$(stat store)"
+expect_eq "owners are kept in the ${BO_STORE:-pfn_table}" "${BO_STORE:-pfn_table}" "$(stat store)"
 seed_case blkowner 22
 m=$(echo "$rates" | mean)
 inband=$(echo "$rates" | while read -r r; do within "$r" $MiB 10 && echo y; done | grep -c y)
@@ -216,6 +216,7 @@ hold
 in_cg foo dd if=/dev/zero of=/mnt/pending bs=1M count=16 status=none; wait $!
 e=$(stat entries)
 expect_gt "tagged dirty pages are pending before rmmod" "$e" 0
+diag "$(stat store) holds $(stat store_bytes) bytes for $e tagged folios, and $(stat store_fixed_bytes) whatever is tagged"
 ok_if "rmmod with $e tagged dirty pages pending succeeds" rmmod blkowner
 flush
 ok_if "writeback after rmmod completes" sync
@@ -292,7 +293,13 @@ ok_if "hierarchies=v3 is refused" bash -c "! echo v3 > $P/hierarchies 2>/dev/nul
 expect_eq "hierarchies keeps its value" "$old" "$(cat $P/hierarchies)"
 ok_if "dmesg names the accepted values" \
 	bash -c "dmesg | grep -q 'blkowner: hierarchies: invalid value, accepted: none, v1, v2, both'"
+settle
 cat $S | sed 's/^/# stats: /'
+# Every file written since the reload was written back: no word is left,
+# and the pfn table has freed every chunk.
+expect_eq "no tagged folio left after sync" 0 "$(stat entries)"
+[ "$(stat store)" = pfn_table ] &&
+	expect_eq "pfn table: no memory held once every owner is taken" 0 "$(stat store_bytes)"
 umount /mnt
 rmmod blkowner
 st_done

@@ -5,7 +5,7 @@
 # schedule: last
 #
 # blkowner.ko with the owners of dirty pages in page_ext words instead of
-# its xarray: the kernel is booted with blk_page_ext=on, and every case of
+# its pfn table: the kernel is booted with blk_page_ext=on, and every case of
 # blkowner.sh runs again.
 BO_STORE=page_ext
 . "$(dirname "$0")/blkowner.sh"

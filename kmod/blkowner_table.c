@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkowner's owner words: one per dirty folio, found by the pfn of its
+ * first page.  A word is stored when the folio turns dirty (under the
+ * mapping's i_pages lock, IRQs off) and taken when it is submitted for
+ * writeback; 0 means no owner.
+ *
+ * By default the words live in chunks of 512, each covering the pfns of
+ * 2 MiB, found through a flat directory of one pointer per 2 MiB of RAM
+ * (sized at load from the online nodes' spans: 8 bytes per 2 MiB, 12 KiB
+ * for 3 GiB).  A chunk is allocated when its first word is stored and
+ * freed when its last is taken, so clean memory costs nothing beyond the
+ * directory, and densely dirty memory about 8 bytes a page.  Both sides
+ * read the directory slot under RCU and exchange one word; nothing takes
+ * a lock.  A tree with a slot per page (an xarray by pfn) takes its lock,
+ * and allocates or frees a node, for nearly every page: 6% of buffered
+ * write throughput, where this costs about as little as a word in
+ * page_ext.  Pages above the directory (memory hot-added after load) are
+ * not tracked (tag_failed).
+ *
+ * A chunk's used count is its non-zero words plus the storers between
+ * reserving a word and storing it; it reaches zero only when every word
+ * is zero, and a chunk at zero is never used again (atomic_inc_not_zero),
+ * so freeing it after a grace period loses no owner.
+ *
+ * Booted with blk_page_ext=on, the words live in page_ext instead (see
+ * hooks.patch): 8 bytes of every page of RAM, allocated by the kernel at
+ * boot, and no lookup beyond the page's own extension.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-hooks.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "blkowner_table.h"
+
+#define BO_CHUNK_SHIFT	9
+#define BO_CHUNK_WORDS	BIT(BO_CHUNK_SHIFT)
+
+struct bo_chunk {
+	atomic_t used;
+	struct rcu_head rcu;
+	unsigned long word[BO_CHUNK_WORDS];
+};
+
+static struct bo_chunk __rcu **bo_dir;
+static unsigned long bo_dir_size;
+static struct kmem_cache *bo_chunk_cache;
+static atomic_long_t bo_nr_chunks;
+static bool bo_use_ext;
+
+static void bo_chunk_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(bo_chunk_cache, container_of(head, struct bo_chunk, rcu));
+}
+
+/* Drop one count of @c; the last one unlinks and frees the chunk. */
+static void bo_chunk_put(struct bo_chunk *c, unsigned long index)
+{
+	if (!atomic_dec_and_test(&c->used))
+		return;
+	/* A storer may have replaced the dead chunk already: then keep its. */
+	cmpxchg(&bo_dir[index], RCU_INITIALIZER(c), NULL);
+	atomic_long_dec(&bo_nr_chunks);
+	call_rcu(&c->rcu, bo_chunk_free_rcu);
+}
+
+/*
+ * The live chunk for @index with one count reserved for the caller,
+ * allocated if there is none.  NULL if no memory: the caller runs with
+ * IRQs off.
+ */
+static struct bo_chunk *bo_chunk_get(unsigned long index)
+{
+	struct bo_chunk *c, *new = NULL, *old;
+
+	rcu_read_lock();
+	for (;;) {
+		c = rcu_dereference(bo_dir[index]);
+		if (c && atomic_inc_not_zero(&c->used))
+			break;
+		/* None, or dead (at zero): install a new one in its place. */
+		if (!new) {
+			new = kmem_cache_zalloc(bo_chunk_cache,
+						GFP_ATOMIC | __GFP_NOWARN);
+			if (!new)
+				break;
+			atomic_set(&new->used, 1);
+		}
+		old = unrcu_pointer(cmpxchg(&bo_dir[index], RCU_INITIALIZER(c),
+					    RCU_INITIALIZER(new)));
+		if (old == c) {
+			atomic_long_inc(&bo_nr_chunks);
+			c = new;
+			new = NULL;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	if (new)
+		kmem_cache_free(bo_chunk_cache, new);
+	return c;
+}
+
+/*
+ * Store owner word @v (non-zero) for @folio.  Returns 1 if it replaced a
+ * word, 0 if the folio had none, -ENOMEM if it could not be stored.
+ */
+int bo_table_store(struct folio *folio, unsigned long v)
+{
+	unsigned long pfn = folio_pfn(folio), index = pfn >> BO_CHUNK_SHIFT;
+	struct bo_chunk *c;
+	unsigned long old;
+
+	if (bo_use_ext)
+		return blk_page_ext_xchg(folio_page(folio, 0), v) != 0;
+	if (index >= bo_dir_size)
+		return -ENOMEM;
+	c = bo_chunk_get(index);
+	if (!c)
+		return -ENOMEM;
+	old = xchg(&c->word[pfn & (BO_CHUNK_WORDS - 1)], v);
+	if (!old)
+		return 0;	/* the reserved count is now the word's */
+	bo_chunk_put(c, index);	/* the replaced word's */
+	return 1;
+}
+
+/* Take (and clear) the owner word of @folio; 0 if it has none. */
+unsigned long bo_table_take(struct folio *folio)
+{
+	unsigned long pfn = folio_pfn(folio), index = pfn >> BO_CHUNK_SHIFT;
+	unsigned long *word, v = 0;
+	struct bo_chunk *c;
+
+	if (bo_use_ext)
+		return blk_page_ext_xchg(folio_page(folio, 0), 0);
+	if (index >= bo_dir_size)
+		return 0;
+	rcu_read_lock();
+	c = rcu_dereference(bo_dir[index]);
+	if (c) {
+		word = &c->word[pfn & (BO_CHUNK_WORDS - 1)];
+		/* Most folios of a bio with owners have one: no test first. */
+		v = xchg(word, 0);
+		if (v)
+			bo_chunk_put(c, index);
+	}
+	rcu_read_unlock();
+	return v;
+}
+
+/* Whether no folio can have a word: a quick no for untracked writes. */
+bool bo_table_empty(void)
+{
+	return !bo_use_ext && !atomic_long_read(&bo_nr_chunks);
+}
+
+const char *bo_table_name(void)
+{
+	return bo_use_ext ? "page_ext" : "pfn_table";
+}
+
+/*
+ * The store and its memory: what the words of tracked folios take now,
+ * and what is held whatever is tracked (the directory).
+ */
+void bo_table_show(struct seq_file *m)
+{
+	unsigned long bytes = 0, fixed;
+
+	if (bo_use_ext) {
+		fixed = totalram_pages() * sizeof(unsigned long);
+	} else {
+		bytes = atomic_long_read(&bo_nr_chunks) *
+			kmem_cache_size(bo_chunk_cache);
+		fixed = bo_dir_size * sizeof(*bo_dir);
+	}
+	seq_printf(m, "store %s\n", bo_table_name());
+	seq_printf(m, "store_bytes %lu\n", bytes);
+	seq_printf(m, "store_fixed_bytes %lu\n", fixed);
+}
+
+int bo_table_init(void)
+{
+	unsigned long end_pfn = 0;
+	int nid;
+
+	bo_use_ext = blk_page_ext_enabled();
+	if (bo_use_ext)
+		return 0;
+	for_each_online_node(nid)
+		end_pfn = max(end_pfn, node_end_pfn(nid));
+	bo_dir_size = DIV_ROUND_UP(end_pfn, BO_CHUNK_WORDS);
+	bo_dir = kvcalloc(bo_dir_size, sizeof(*bo_dir), GFP_KERNEL);
+	if (!bo_dir)
+		return -ENOMEM;
+	bo_chunk_cache = kmem_cache_create("blkowner_chunk",
+					   sizeof(struct bo_chunk), 0, 0, NULL);
+	if (!bo_chunk_cache) {
+		kvfree(bo_dir);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* After the hooks are gone: nothing stores or takes any more. */
+void bo_table_exit(void)
+{
+	struct bo_chunk *c;
+	unsigned long index;
+
+	if (bo_use_ext)
+		return;
+	for (index = 0; index < bo_dir_size; index++) {
+		c = rcu_dereference_protected(bo_dir[index], true);
+		if (c)
+			kmem_cache_free(bo_chunk_cache, c);
+	}
+	rcu_barrier();	/* chunks freed by bo_chunk_put() */
+	kmem_cache_destroy(bo_chunk_cache);
+	kvfree(bo_dir);
+}
