@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
 # append: blk_page_ext=on
-# schedule: last
+# schedule: alone
 #
 # blkowner.ko with the owners of dirty pages in page_ext words instead of
 # its pfn table: the kernel is booted with blk_page_ext=on, and every case of
