@@ -6,17 +6,17 @@
  * writeback; 0 means no owner.
  *
  * By default the words live in chunks of 512, each covering the pfns of
- * 2 MiB, found through a flat directory of one pointer per 2 MiB of RAM
- * (sized at load from the online nodes' spans: 8 bytes per 2 MiB, 12 KiB
- * for 3 GiB).  A chunk is allocated when its first word is stored and
- * freed when its last is taken, so clean memory costs nothing beyond the
- * directory, and densely dirty memory about 8 bytes a page.  Both sides
- * read the directory slot under RCU and exchange one word; nothing takes
- * a lock.  A tree with a slot per page (an xarray by pfn) takes its lock,
- * and allocates or frees a node, for nearly every page: 6% of buffered
- * write throughput, where this costs about as little as a word in
- * page_ext.  Pages above the directory (memory hot-added after load) are
- * not tracked (tag_failed).
+ * 2 MiB, found through a flat directory of one pointer per 2 MiB of pfns
+ * (sized at load from the online nodes' spans: 20 KiB for a 3 GiB guest
+ * whose pfns span 5 GiB).  A chunk is allocated when its first word is
+ * stored and freed when its last is taken, so clean memory costs nothing
+ * beyond the directory, and densely dirty memory 8 bytes a page.  Both
+ * sides read the directory slot under RCU and exchange one word; nothing
+ * takes a lock.  An xarray by pfn, as before, took its lock and allocated
+ * or freed a node for nearly every page: 6% of buffered write throughput,
+ * where this costs 2%, about what a word in page_ext costs.  Pages above
+ * the directory (memory hot-added after load) are not tracked
+ * (tag_failed).
  *
  * A chunk's used count is its non-zero words plus the storers between
  * reserving a word and storing it; it reaches zero only when every word
