@@ -172,7 +172,7 @@ limit foo 0; echo "$dev2 0" > $CG/bar/blkio.throttle.write_bps_device
 wait $p1 $p2
 settle; rm -f /mnt/f1 /mnt2/f2; umount /mnt2
 rf=$(( (b1 - a1) / 20 )); rb=$(( (b2 - a2) / 20 ))
-diag "two groups: foo $((rf / 1024)) KiB/s (limit 1024), bar $((rb / 1024)) KiB/s (limit 4096)"
+diag "two groups: foo $((rf / 1024)) KiB/s (limit $((U / 1024))), bar $((rb / 1024)) KiB/s (limit $((4 * U / 1024)))"
 echo "# two groups: foo_kibps=$((rf / 1024)) bar_kibps=$((rb / 1024))"
 ok_if "two groups: foo within 15% of $L" within "$rf" $U 15
 ok_if "two groups: bar within 15% of $((4 * U / 1024)) KiB/s" within "$rb" $((4 * U)) 15
