@@ -57,7 +57,7 @@
 #include "blkowner_table.h"
 #include "blkpolicy_param.h"
 
-/* Value entry layout: | serial:36 | id:20 | hash:7 | (63 bits) */
+/* Owner word layout: | serial:36 | id:20 | hash:7 | (63 bits) */
 #define BO_HASH_BITS	7
 #define BO_ID_BITS	20
 #define BO_SERIAL_BITS	36
@@ -637,28 +637,29 @@ static int __init bo_init(void)
 	bo_charge_pool = mempool_create_kmalloc_pool(BIO_POOL_SIZE,
 						     sizeof(struct bo_charge));
 	if (!bo_charge_pool) {
-		bo_table_exit();
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out_table;
 	}
 	ret = bioset_init(&bo_split_set, BIO_POOL_SIZE, 0, 0);
-	if (ret) {
-		mempool_destroy(bo_charge_pool);
-		bo_table_exit();
-		return ret;
-	}
+	if (ret)
+		goto out_pool;
 	bo_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("stats", 0400, bo_debugfs, NULL, &bo_stats_fops);
 	ret = blk_hooks_register(&bo_hook_ops);
-	if (ret) {
-		debugfs_remove_recursive(bo_debugfs);
-		bioset_exit(&bo_split_set);
-		mempool_destroy(bo_charge_pool);
-		bo_table_exit();
-		return ret;
-	}
+	if (ret)
+		goto out_debugfs;
 	pr_info("loaded: hierarchies=%s store=%s\n",
 		bo_hier_names[bo_hierarchies], bo_table_name());
 	return 0;
+
+out_debugfs:
+	debugfs_remove_recursive(bo_debugfs);
+	bioset_exit(&bo_split_set);
+out_pool:
+	mempool_destroy(bo_charge_pool);
+out_table:
+	bo_table_exit();
+	return ret;
 }
 
 static void __exit bo_exit(void)
