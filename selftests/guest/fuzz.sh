@@ -10,7 +10,7 @@
 # shows a raw kernel pointer.
 . "$(dirname "$0")/../lib.sh"
 
-MODS="rocheck intbounce blkowner blkhooks_test"
+MODS="rocheck intbounce blkowner blkhooks_test pidisk_test"
 modprobe scsi_debug dif=1 dix=1 dev_size_mb=16 || bail "scsi_debug"
 for m in $MODS; do
 	modprobe $m || bail "cannot load $m"
@@ -83,7 +83,9 @@ for spec in "rocheck open=maybe" "rocheck submit=" "rocheck dev_policy=sda=x" \
 	    "intbounce mode=fast" "intbounce pool_pages=0" "intbounce pool_pages=-1" \
 	    "intbounce pool_pages=99999999999" "intbounce pool_pages=1k" \
 	    "blkowner enabled=2" "blkowner hierarchies=v3" "blkowner v2_override=on" \
-	    "blkhooks_test attached=maybe"; do
+	    "blkhooks_test attached=maybe" "pidisk_test lbs=768" \
+	    "pidisk_test lbs=8192" "pidisk_test max_segments=0" \
+	    "pidisk_test delay_ms=1s" "pidisk_test size_mb=99999"; do
 	tried=$((tried + 1))
 	# shellcheck disable=SC2086
 	if ! modprobe $spec 2>/dev/null && ! grep -q "^${spec%% *} " /proc/modules; then
@@ -100,9 +102,9 @@ expect_eq "hostile values at load time refused, module not loaded" "$tried" "$re
 for m in $MODS; do modprobe $m; done
 dd if=/dev/zero of=$(scsi_debug_disk) bs=64k count=4 oflag=direct status=none
 {
-	dmesg | grep -E 'rocheck|intbounce|blkowner|blkhooks_test'
-	cat /sys/module/{rocheck,intbounce,blkowner,blkhooks_test}/parameters/* \
-		/sys/kernel/debug/{rocheck,intbounce,blkowner,blkhooks_test}/*
+	dmesg | grep -E 'rocheck|intbounce|blkowner|blkhooks_test|pidisk'
+	cat /sys/module/{rocheck,intbounce,blkowner,blkhooks_test,pidisk_test}/parameters/* \
+		/sys/kernel/debug/{rocheck,intbounce,blkowner,blkhooks_test,pidisk_test}/*
 } > /tmp/outputs 2>&1
 diag "$(wc -l < /tmp/outputs) lines of module output checked"
 ok_if "no raw kernel pointer in any module output" \
