@@ -49,6 +49,7 @@
 #include <linux/mempool.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/wait.h>
 #include <linux/writeback.h>
@@ -579,8 +580,11 @@ static bool bo_backlogged(struct bo_owner *o, long budget)
 /*
  * Pause a task that dirties pages while its cgroup's re-charged writeback
  * is backlogged: without it the task fills the page cache at memory speed
- * and the flusher queues all of it behind the throttle.  One pause is at
- * most 200 ms; the task comes back at its next dirty ratelimit point.
+ * and the flusher queues all of it behind the throttle.  The task is held
+ * until the backlog is back within the budget, in waits of at most 200 ms
+ * like balance_dirty_pages()'s: a single capped wait per ratelimit point
+ * let it dirty up to a ratelimit's worth of pages (up to 1 MiB) every
+ * 200 ms, more than a limit of a few hundred KiB/s drains.
  */
 static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 {
@@ -601,9 +605,12 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 		return -EAGAIN;
 	bo_inc(BO_DIRTIER_PAUSES);
 	t0 = jiffies;
-	wait_event_killable_timeout(o->wait,
-				    atomic_long_read(&o->inflight) <= budget ||
-				    READ_ONCE(bo_unloading), HZ / 5);
+	do {
+		wait_event_killable_timeout(o->wait,
+					    atomic_long_read(&o->inflight) <= budget ||
+					    READ_ONCE(bo_unloading), HZ / 5);
+	} while (!fatal_signal_pending(current) && !READ_ONCE(bo_unloading) &&
+		 atomic_long_read(&o->inflight) > budget);
 	this_cpu_add(bo_stats.count[BO_DIRTIER_PAUSED_MS],
 		     jiffies_to_msecs(jiffies - t0));
 	return 0;
