@@ -145,28 +145,39 @@ expect_eq "auto: buffered raw-device writeback is not bounced" "$b" "$(stat bios
 # host template; max_sectors is the limit we can make small there.  The
 # same race on pidisk_test, whose max_segments is a parameter, follows.)
 echo 8 > /proc/sys/vm/nr_hugepages
+# contiguous_race PREFIX: the race from a hugetlbfs and from a THP buffer
+# on $sd: vanilla must fail or read back damaged, always and auto must
+# neither fail nor tear a block nor print a warning.  On pidisk0 the disk
+# must also have seen guard errors in the vanilla race.
+contiguous_race() {
+	local buf m r w g
+	for buf in hugetlb thp; do
+		rmmod intbounce 2>/dev/null
+		[ "$sd" = /dev/pidisk0 ] && g=$(pdstat guard_errors)
+		r=$(PIRACE_BUF=$buf race 4)
+		diag "${1}vanilla, $buf buffer: $r"
+		ok_if "${1}vanilla, $buf buffer: raced writes fail or read back damaged ($(damaged "$r")/4, >= 2)" \
+			test "$(damaged "$r")" -ge 2
+		[ "$sd" = /dev/pidisk0 ] &&
+			expect_gt "${1}vanilla, $buf buffer: the disk saw guard errors" "$(pdstat guard_errors)" "$g"
+		[ $buf = thp ] && ok_if "${1}the thp buffer is one transparent huge page" \
+			test "$(field thp_kib "$r")" -ge 2048
+		for m in always auto; do
+			modprobe intbounce mode=$m || bail "intbounce mode=$m"
+			w=$(dmesg | grep -c 'WARNING\|intbounce: \|pidisk_test: ')
+			r=$(PIRACE_BUF=$buf race 4)
+			diag "$1$m, $buf buffer: $r"
+			expect_eq "$1$m, $buf buffer: no write fails, no torn block" \
+				"0 0 8192" "$(field failed "$r") $(field torn "$r") $(field intact "$r")"
+			expect_eq "$1$m, $buf buffer: no warning or error in dmesg" "$w" \
+				"$(dmesg | grep -c 'WARNING\|intbounce: \|pidisk_test: ')"
+			rmmod intbounce
+		done
+	done
+}
 racy 1 0 512
 diag "queue: max_segments=$(cat /sys/block/$name/queue/max_segments) max_sectors_kb=$(cat /sys/block/$name/queue/max_sectors_kb)"
-for buf in hugetlb thp; do
-	rmmod intbounce 2>/dev/null
-	r=$(PIRACE_BUF=$buf race 4)
-	diag "vanilla, $buf buffer: $r"
-	ok_if "vanilla, $buf buffer: raced writes fail or read back damaged ($(damaged "$r")/4, >= 2)" \
-		test "$(damaged "$r")" -ge 2
-	[ $buf = thp ] && ok_if "the thp buffer is one transparent huge page" \
-		test "$(field thp_kib "$r")" -ge 2048
-	for m in always auto; do
-		modprobe intbounce mode=$m || bail "intbounce mode=$m"
-		w=$(dmesg | grep -c 'WARNING\|intbounce: ')
-		r=$(PIRACE_BUF=$buf race 4)
-		diag "$m, $buf buffer: $r"
-		expect_eq "$m, $buf buffer: no write fails, no torn block" \
-			"0 0 8192" "$(field failed "$r") $(field torn "$r") $(field intact "$r")"
-		expect_eq "$m, $buf buffer: no warning in dmesg" "$w" \
-			"$(dmesg | grep -c 'WARNING\|intbounce: ')"
-		rmmod intbounce
-	done
-done
+contiguous_race ""
 
 # pidisk_test: a PI disk (type 1, CRC) that reads a write's data delay_ms
 # after it was queued, with max_segments=4 and 1 MiB requests.  A 1 MiB
@@ -180,26 +191,7 @@ modprobe pidisk_test max_segments=4 max_sectors_kb=1024 delay_ms=10 ||
 sd=/dev/pidisk0 name=pidisk0
 wait_for_dev $sd || bail "no $sd"
 diag "pidisk0: max_segments=$(cat /sys/block/$name/queue/max_segments) max_sectors_kb=$(cat /sys/block/$name/queue/max_sectors_kb) integrity=$(cat /sys/block/$name/integrity/format)"
-for buf in hugetlb thp; do
-	rmmod intbounce 2>/dev/null
-	g=$(pdstat guard_errors)
-	r=$(PIRACE_BUF=$buf race 4)
-	diag "pidisk, vanilla, $buf buffer: $r"
-	ok_if "pidisk, vanilla, $buf buffer: raced writes fail or read back damaged ($(damaged "$r")/4, >= 2)" \
-		test "$(damaged "$r")" -ge 2
-	expect_gt "pidisk, vanilla, $buf buffer: the disk saw guard errors" "$(pdstat guard_errors)" "$g"
-	for m in always auto; do
-		modprobe intbounce mode=$m || bail "intbounce mode=$m"
-		w=$(dmesg | grep -c 'WARNING\|intbounce: \|pidisk_test: ')
-		r=$(PIRACE_BUF=$buf race 4)
-		diag "pidisk, $m, $buf buffer: $r"
-		expect_eq "pidisk max_segments=4, $m, $buf buffer: no write fails, no torn block" \
-			"0 0 8192" "$(field failed "$r") $(field torn "$r") $(field intact "$r")"
-		expect_eq "pidisk max_segments=4, $m, $buf buffer: no warning or error in dmesg" "$w" \
-			"$(dmesg | grep -c 'WARNING\|intbounce: \|pidisk_test: ')"
-		rmmod intbounce
-	done
-done
+contiguous_race "pidisk max_segments=4, "
 cat $PD | sed 's/^/# pidisk: /'
 expect_eq "pidisk: no request had more segments than max_segments=4" 0 "$(pdstat segment_violations)"
 expect_eq "pidisk: requests of 4 segments arrived (the limit was reached)" 4 "$(pdstat max_segments_seen)"
