@@ -10,19 +10,25 @@
  * wait), but direct I/O submits user pages that the application can still
  * modify.
  *
- * From the integrity_prep hook, which runs before the bio is split to the
- * queue limits and before PI generation, intbounce replaces such a bio with
- * a clone whose data sits in private bounce pages, so PI is computed over a
- * copy nobody else can touch.  The clone's completion frees the pages and
- * completes the original with the clone's status.  Because the split to
- * queue limits happens after the hook, the copy honours max_segments,
- * max_sectors and alignment like any other bio.
+ * From the integrity_prep hook, which runs before blk-mq splits the bio to
+ * the queue limits and before PI generation, intbounce replaces such a bio
+ * with a clone whose data sits in private bounce pages, so PI is computed
+ * over a copy nobody else can touch.  The clone's completion frees the
+ * pages and completes the original with the clone's status.
+ *
+ * A bounce must reach the driver as one request.  If blk-mq split it, its
+ * remainder would wait on current->bio_list, holding pool pages, behind
+ * bios that need pool pages to be bounced themselves.  So the original is
+ * split first: to the queue limits as its own pages are laid out, then to
+ * what separate bounce pages can carry in one request.  Every remainder
+ * goes back through submit_bio_noacct() holding no pool pages, after the
+ * front went to the driver, and is bounced when its turn comes.
  *
  * Bounce pages come from a page mempool.  Only one submitter at a time may
- * wait on the pool, and it holds no pages while it queues for that right,
- * so a bio that needs many pages cannot deadlock against another one that
- * holds part of the reserve (block/blk-crypto-fallback.c allocates per page
- * and relies on the pool being large instead).
+ * wait on the pool, and it holds no pages while it queues for that right;
+ * a bounce needs at most BIO_MAX_VECS pages and pool_pages is at least
+ * that, and every bounce already sent gives its pages back on completion,
+ * so the waiter gets its pages in the end.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -63,6 +69,8 @@ enum ib_counter {
 	IB_SKIP_NO_DATA,
 	IB_SKIP_HAS_PI,
 	IB_SKIP_NOGENERATE,
+	IB_SKIP_NO_CHECKSUM,
+	IB_SKIP_ATOMIC,
 	IB_SKIP_STABLE,
 	IB_SKIP_POLLED,
 	IB_SKIP_CRYPTO,
@@ -82,6 +90,8 @@ static const char * const ib_counter_names[IB_NR_COUNTERS] = {
 	[IB_SKIP_NO_DATA] = "skipped_no_data",
 	[IB_SKIP_HAS_PI] = "skipped_has_integrity",
 	[IB_SKIP_NOGENERATE] = "skipped_nogenerate",
+	[IB_SKIP_NO_CHECKSUM] = "skipped_no_checksum",
+	[IB_SKIP_ATOMIC] = "skipped_atomic_too_large",
 	[IB_SKIP_STABLE] = "skipped_stable_pages",
 	[IB_SKIP_POLLED] = "skipped_polled",
 	[IB_SKIP_CRYPTO] = "skipped_inline_crypto",
@@ -137,21 +147,26 @@ static struct bp_uint ib_pool_pages_param = {
 };
 module_param_cb(pool_pages, &bp_uint_ops, &ib_pool_pages_param, 0400);
 MODULE_PARM_DESC(pool_pages,
-		 "Bounce pages reserved in the mempool, set at load time (default 512, at least 256: one full bio)");
+		 "Bounce pages (of PAGE_SIZE) reserved in the mempool, set at load time (default 512, at least 256: the most one bounce takes)");
 
 /*
  * Whether user space can change @folio while the write is in flight
  * without waiting for it.  Direct I/O submits user memory: anonymous
  * folios, or page cache mapped into a process (mmap of a file, shmem,
  * hugetlbfs).  Page cache under writeback of a stable-writes mapping is
- * safe: writers and page_mkwrite() wait in folio_wait_stable().  Memory
- * that is not user memory at all (slab, journal buffers) belongs to the
- * kernel code that submitted it and is left alone.
+ * safe: writers and page_mkwrite() wait in folio_wait_stable().  So is a
+ * swap-cache folio under writeback: swap-out unmapped it, and on a disk
+ * with PI the swap device has SWP_STABLE_WRITES, so do_swap_page() will not
+ * map it writable again before the write completes.  Memory that is not
+ * user memory at all (slab, journal buffers) belongs to the kernel code
+ * that submitted it and is left alone.
  */
 static bool ib_folio_stable(struct folio *folio)
 {
 	struct address_space *mapping;
 
+	if (folio_test_swapcache(folio))
+		return folio_test_writeback(folio);
 	if (folio_test_anon(folio))
 		return false;
 	mapping = folio_mapping(folio);
@@ -220,36 +235,101 @@ static bool ib_alloc_pages(struct bio *bounce, unsigned int nr, bool nowait)
 	return true;
 }
 
+/*
+ * The last step of our completion handlers.  Waking the exit waiter may
+ * switch to it at once (a completion in process context, preemptible):
+ * inside an RCU read-side section, exit's synchronize_rcu() then waits
+ * until this handler is done with the module's code.
+ */
 static void ib_inflight_put(void)
 {
+	rcu_read_lock();
 	if (atomic_dec_and_test(&ib_inflight))
 		wake_up(&ib_inflight_wq);
+	rcu_read_unlock();
 }
 
 static void ib_end_io(struct bio *bounce)
 {
 	struct bio *orig = bounce->bi_private;
 
-	orig->bi_status = bounce->bi_status;
+	if (bounce->bi_status)
+		orig->bi_status = bounce->bi_status;
 	ib_free_pages(bounce);
 	bio_put(bounce);
 	bio_endio(orig);
 	ib_inflight_put();
 }
 
-/* Bounce at most one full bio of pages; the rest goes back to the queue. */
-static struct bio *ib_split_if_needed(struct bio *bio)
+/*
+ * What submit_bio_noacct() has done to @src that it must not do again to
+ * @dst: a bounce or retry clone whose remainder blk-mq resubmits would
+ * otherwise be remapped by the partition offset, throttled and accounted
+ * a second time (block/bounce.c and blk-crypto-fallback.c copy REMAPPED).
+ */
+static void ib_copy_submit_flags(struct bio *dst, struct bio *src)
 {
-	unsigned int max = BIO_MAX_VECS << PAGE_SECTORS_SHIFT;
-	gfp_t gfp = (bio->bi_opf & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
+	if (dst->bi_bdev == src->bi_bdev && bio_flagged(src, BIO_REMAPPED))
+		bio_set_flag(dst, BIO_REMAPPED);
+	if (bio_flagged(src, BIO_BPS_THROTTLED))
+		bio_set_flag(dst, BIO_BPS_THROTTLED);
+	if (bio_flagged(src, BIO_CGROUP_ACCT))
+		bio_set_flag(dst, BIO_CGROUP_ACCT);
+}
+
+/* As blk-mq's bio_unaligned(): misaligned to the logical block size. */
+static bool ib_unaligned(const struct bio *bio)
+{
+	unsigned int mask = bdev_logical_block_size(bio->bi_bdev) - 1;
+
+	return (bio->bi_iter.bi_size | (bio->bi_iter.bi_sector << SECTOR_SHIFT)) &
+	       mask;
+}
+
+static void ib_end_bio(struct bio *bio, blk_status_t status)
+{
+	bio->bi_status = status;
+	bio_endio(bio);
+}
+
+/* Bytes a bounce carries in one request: one segment per bounce page. */
+static unsigned int ib_max_bounce(struct bio *bio)
+{
+	unsigned int segs = bdev_max_segments(bio->bi_bdev);
+
+	return min(segs, BIO_MAX_VECS) << PAGE_SHIFT;
+}
+
+/*
+ * Split @bio so that its bounce copy, one page per PAGE_SIZE of data, is
+ * a single request: first to the queue limits as its own pages are laid
+ * out, like blk-mq would (REQ_NOWAIT and REQ_ATOMIC bios that need that
+ * split fail there as they would), then to ib_max_bounce().  The remainder
+ * is resubmitted; it queues on current->bio_list behind the front, which
+ * holds no pool pages yet.  An atomic write is never torn: it comes back
+ * whole even if one bounce cannot carry it.  Returns the front, or NULL if
+ * @bio was ended.
+ */
+static struct bio *ib_split(struct bio *bio)
+{
+	const struct queue_limits *lim = &bdev_get_queue(bio->bi_bdev)->limits;
+	unsigned int max_bytes = ib_max_bounce(bio);
 	struct bio *split;
 
-	if (bio_sectors(bio) <= max)
+	bio = bio_split_to_limits(bio);
+	if (!bio || bio->bi_iter.bi_size <= max_bytes ||
+	    (bio->bi_opf & REQ_ATOMIC))
 		return bio;
-	split = bio_split(bio, max, gfp, &ib_split_set);
-	if (IS_ERR_OR_NULL(split)) {
-		bio->bi_status = BLK_STS_RESOURCE;
-		bio_endio(bio);
+	if (bio->bi_opf & REQ_NOWAIT) {
+		ib_end_bio(bio, BLK_STS_AGAIN);
+		return NULL;
+	}
+	/* As bio_split_alignment(): zoned writes split at their granularity. */
+	max_bytes = rounddown(max_bytes, lim->zone_write_granularity ?:
+					 lim->logical_block_size);
+	split = bio_split(bio, max_bytes >> SECTOR_SHIFT, GFP_NOIO, &ib_split_set);
+	if (!split) {
+		ib_end_bio(bio, BLK_STS_RESOURCE);
 		return NULL;
 	}
 	ib_inc(IB_BIOS_SPLIT);
@@ -308,27 +388,32 @@ static struct bio *ib_bounce(struct bio *orig)
 	bounce->bi_write_hint = orig->bi_write_hint;
 	bounce->bi_private = orig;
 	bounce->bi_end_io = ib_end_io;
+	ib_copy_submit_flags(bounce, orig);
 	bio_clone_blkg_association(bounce, orig);
 	return bounce;
 }
 
 /*
- * Split *@bio_ptr to at most one bounce's worth and put its bounce clone in
- * *@bio_ptr for the caller to send; false if the bio was ended with an error.
+ * Split *@bio_ptr to one bounce's worth and put its bounce clone in
+ * *@bio_ptr for the caller to send; false if the bio was ended with an
+ * error.
  */
 static bool ib_bounce_and_replace(struct bio **bio_ptr)
 {
 	struct bio *bio, *bounce;
 
-	bio = ib_split_if_needed(*bio_ptr);
+	bio = ib_split(*bio_ptr);
 	if (!bio)
 		return false;
 	*bio_ptr = bio;
+	if (bio->bi_iter.bi_size > ib_max_bounce(bio)) {
+		ib_inc(IB_SKIP_ATOMIC);
+		return true;
+	}
 	bounce = ib_bounce(bio);
 	if (!bounce) {
-		bio->bi_status = (bio->bi_opf & REQ_NOWAIT) ? BLK_STS_AGAIN :
-							      BLK_STS_RESOURCE;
-		bio_endio(bio);
+		ib_end_bio(bio, (bio->bi_opf & REQ_NOWAIT) ? BLK_STS_AGAIN :
+							   BLK_STS_RESOURCE);
 		return false;
 	}
 	atomic_inc(&ib_inflight);
@@ -338,16 +423,30 @@ static bool ib_bounce_and_replace(struct bio **bio_ptr)
 	return true;
 }
 
+/*
+ * Send the original of a write that failed with a protection error once
+ * more.  It goes back through submit_bio_noacct(), which already remapped
+ * it, and the hook bounces it because it runs in this worker (ib_retrying()):
+ * the split front goes to the driver before the remainder, as in the first
+ * pass.  REQ_NOWAIT no longer applies, its submitter is long gone.
+ */
 static void ib_retry_work(struct work_struct *work)
 {
 	struct ib_retry *r = container_of(work, struct ib_retry, work);
-	struct bio *bio = r->orig;
+	struct bio *orig = r->orig;
 
 	bio_put(&r->clone);
 	ib_inc(IB_RETRIES);
-	if (ib_bounce_and_replace(&bio))
-		submit_bio_noacct(bio);
+	orig->bi_opf &= ~REQ_NOWAIT;
+	submit_bio_noacct(orig);
 	ib_inflight_put();
+}
+
+static bool ib_retrying(void)
+{
+	struct work_struct *work = current_work();
+
+	return work && work->func == ib_retry_work;
 }
 
 static void ib_retry_end_io(struct bio *clone)
@@ -380,6 +479,7 @@ static void ib_retry_prepare(struct bio **bio_ptr)
 		ib_inc(IB_ALLOC_FAILURES);
 		return;		/* sent as it is, without a second chance */
 	}
+	ib_copy_submit_flags(clone, orig);
 	r = container_of(clone, struct ib_retry, clone);
 	r->orig = orig;
 	clone->bi_end_io = ib_retry_end_io;
@@ -395,11 +495,14 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 	int mode = READ_ONCE(ib_mode);
 
 	/*
-	 * Our own bounce bio comes back here when blk-mq splits it and
-	 * resubmits the remainder: its data is already a private copy.
+	 * A retry clone comes back here when blk-mq splits it and resubmits
+	 * the remainder; a bounce would, had the queue limits shrunk since
+	 * ib_split() read them.  Its data is already taken care of.
 	 */
 	if (bio->bi_end_io == ib_end_io || bio->bi_end_io == ib_retry_end_io)
 		return true;
+	if (ib_retrying())
+		return ib_bounce_and_replace(bio_ptr);
 	if (bio_op(bio) != REQ_OP_WRITE) {
 		ib_inc(IB_SKIP_NOT_WRITE);
 		return true;
@@ -421,6 +524,14 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 		ib_inc(IB_SKIP_NOGENERATE);
 		return true;
 	}
+	/* Metadata without a guard: nothing computed over the data. */
+	if (bi->csum_type == BLK_INTEGRITY_CSUM_NONE) {
+		ib_inc(IB_SKIP_NO_CHECKSUM);
+		return true;
+	}
+	/* blk-mq fails it before any split; a split here could not. */
+	if (ib_unaligned(bio))
+		return true;
 	if (bio->bi_opf & REQ_POLLED) {
 		ib_inc(IB_SKIP_POLLED);
 		return true;
@@ -509,6 +620,7 @@ static void __exit ib_exit(void)
 	blk_hooks_unregister(&ib_hook_ops);
 	/* No new bounces now; wait for the ones the device still holds. */
 	wait_event(ib_inflight_wq, !atomic_read(&ib_inflight));
+	synchronize_rcu();	/* see ib_inflight_put() */
 	debugfs_remove_recursive(ib_debugfs);
 	/* The last retry worker may still be returning from its callback. */
 	destroy_workqueue(ib_retry_wq);

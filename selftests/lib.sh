@@ -77,3 +77,32 @@ wait_for_dev() {
 st_done() {
 	[ "$ST_FAILED" -eq 0 ]
 }
+
+# le32 N: N as four little-endian bytes on stdout.
+le32() {
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) \
+		$(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"
+}
+
+# mbr_entry START COUNT: a 16-byte MBR entry of a Linux partition (logical
+# blocks; no CHS).
+mbr_entry() {
+	printf '\0\0\0\0\x83\0\0\0'
+	le32 "$1"
+	le32 "$2"
+}
+
+# mbr_partition DEV START: an MBR with one Linux partition from logical
+# block START to the end of DEV; waits for the partition's node.
+mbr_partition() {
+	local dev=$1 start=$2 blocks
+	blocks=$(( $(blockdev --getsize64 "$dev") / $(blockdev --getss "$dev") ))
+	{
+		head -c 446 /dev/zero
+		mbr_entry "$start" $((blocks - start))
+		head -c 48 /dev/zero
+		printf '\x55\xaa'
+	} > /tmp/mbr
+	dd if=/tmp/mbr of="$dev" bs=512 count=1 conv=notrunc,fsync status=none &&
+		blockdev --rereadpt "$dev" && wait_for_dev "${dev}1"
+}

@@ -16,8 +16,9 @@
  * contiguous 2 MiB huge page (hugetlbfs pages must be reserved), so a
  * direct I/O bio carries it as a single multi-page bvec.
  *
- * Prints "writes=N failed=F torn=T intact=I scribbled=S unreadable=U":
- * failed writes (completion error), and for successful writes the blocks
+ * Prints "writes=N failed=F eilseq=E torn=T intact=I scribbled=S
+ * unreadable=U": failed writes (completion error; E of them with EILSEQ,
+ * a protection error), and for successful writes the blocks
  * that match the submitted data (intact), hold one whole scribble of the
  * racer (scribbled: written from the buffer after submission, as intbounce
  * retry mode does), read back with an error (unreadable), or anything
@@ -122,7 +123,7 @@ int main(int argc, char **argv)
 	size_t size, lbs = 512, b;
 	off_t base = 0;
 	unsigned long count, i, failed = 0, torn = 0, intact = 0;
-	unsigned long scribbled = 0, unreadable = 0;
+	unsigned long scribbled = 0, unreadable = 0, eilseq = 0;
 	uint32_t *buf, *want, *got;
 	struct timespec zero = { 0, 0 };
 	int fd, err = 0;
@@ -206,6 +207,8 @@ int main(int argc, char **argv)
 		}
 		if (ev.res != (long long)size) {
 			failed++;
+			if (ev.res == -EILSEQ)
+				eilseq++;
 			if (!err)
 				err = ev.res < 0 ? (int)-ev.res : 0;
 			continue;
@@ -232,8 +235,8 @@ int main(int argc, char **argv)
 				torn++;
 		}
 	}
-	printf("writes=%lu failed=%lu torn=%lu intact=%lu scribbled=%lu unreadable=%lu",
-	       count, failed, torn, intact, scribbled, unreadable);
+	printf("writes=%lu failed=%lu eilseq=%lu torn=%lu intact=%lu scribbled=%lu unreadable=%lu",
+	       count, failed, eilseq, torn, intact, scribbled, unreadable);
 	if (err)
 		printf(" first_error=%s", strerror(err));
 	printf("\n");
