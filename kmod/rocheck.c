@@ -481,41 +481,77 @@ static enum rc_counter rc_op_counter(enum req_op op)
 	}
 }
 
-static blk_status_t rc_submit(struct bio *bio)
+/* The verdict on @bio, a write that would change read-only @bdev. */
+static blk_status_t rc_verdict(struct bio *bio, struct block_device *bdev,
+			       gfp_t gfp)
 {
-	struct block_device *bdev = bio->bi_bdev;
 	enum req_op op = bio_op(bio);
-	gfp_t gfp;
 	enum rc_policy p;
 
-	/* Every op that changes data or zone state has the write bit. */
-	if (!op_is_write(op) || !bdev_read_only(bdev))
-		return BLK_STS_OK;
-	/* An empty flush changes nothing on the medium. */
-	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
-		return BLK_STS_OK;
 	p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
 	if (p == RC_OFF)
 		return BLK_STS_OK;
-
-	gfp = (bio->bi_opf & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
 	if (p == RC_WARN) {
 		rc_count(bdev, gfp, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
 		trace_rocheck_bio(bio, RC_VERDICT_WARNED);
-		pr_warn_ratelimited("%pg: %s of %u bytes at sector %llu to read-only device by %s[%d] passed (submit=warn)\n",
+		pr_warn_ratelimited("%pg: %s of %u bytes at sector %llu of %pg to read-only device by %s[%d] passed (submit=warn)\n",
 				    bdev, blk_op_str(op), bio->bi_iter.bi_size,
 				    (unsigned long long)bio->bi_iter.bi_sector,
-				    current->comm, task_pid_nr(current));
+				    bio->bi_bdev, current->comm,
+				    task_pid_nr(current));
 		return BLK_STS_OK;
 	}
 	rc_count(bdev, gfp, RC_BIOS_REFUSED, rc_op_counter(op),
 		 bio->bi_iter.bi_size);
 	trace_rocheck_bio(bio, RC_VERDICT_REFUSED);
-	pr_warn_ratelimited("%pg: refused %s of %u bytes at sector %llu to read-only device by %s[%d]\n",
+	pr_warn_ratelimited("%pg: refused %s of %u bytes at sector %llu of %pg to read-only device by %s[%d]\n",
 			    bdev, blk_op_str(op), bio->bi_iter.bi_size,
 			    (unsigned long long)bio->bi_iter.bi_sector,
-			    current->comm, task_pid_nr(current));
+			    bio->bi_bdev, current->comm, task_pid_nr(current));
 	return BLK_STS_IOERR;
+}
+
+/*
+ * A read-only partition of @bio's disk whose sectors @bio, addressed to
+ * the whole disk (a dm or md table on it, or a plain write), would change.
+ * Under rcu_read_lock(): partitions are freed after a grace period.
+ */
+static struct block_device *rc_ro_partition_hit(struct bio *bio)
+{
+	sector_t start = bio->bi_iter.bi_sector, end = bio_end_sector(bio);
+	struct block_device *part;
+	unsigned long idx;
+
+	xa_for_each_start(&bio->bi_bdev->bd_disk->part_tbl, idx, part, 1) {
+		if (bdev_read_only(part) && start < bdev_nr_sectors(part) +
+		    part->bd_start_sect && end > part->bd_start_sect)
+			return part;
+	}
+	return NULL;
+}
+
+static blk_status_t rc_submit(struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev, *part;
+	blk_status_t ret = BLK_STS_OK;
+
+	/* Every op that changes data or zone state has the write bit. */
+	if (!op_is_write(bio_op(bio)))
+		return BLK_STS_OK;
+	/* An empty flush changes nothing on the medium. */
+	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
+		return BLK_STS_OK;
+	if (bdev_read_only(bdev))
+		return rc_verdict(bio, bdev, (bio->bi_opf & REQ_NOWAIT) ?
+					     GFP_NOWAIT : GFP_NOIO);
+	if (bdev_is_partition(bdev) || !bio_sectors(bio))
+		return BLK_STS_OK;
+	rcu_read_lock();
+	part = rc_ro_partition_hit(bio);
+	if (part)
+		ret = rc_verdict(bio, part, GFP_NOWAIT);
+	rcu_read_unlock();
+	return ret;
 }
 
 static struct blk_hook_ops rc_hook_ops = {

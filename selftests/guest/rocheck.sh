@@ -63,12 +63,6 @@ blockdev --setrw "$sd"
 ok_if "open=deny: O_RDWR open of a writable disk allowed" can_rw "$sd"
 
 # Partition-only read-only: an MBR with two 16 MiB partitions.
-mbr_entry() {	# start_sector nr_sectors
-	local s=$1 n=$2
-	printf '\x00\x00\x00\x00\x83\x00\x00\x00'
-	printf "\\x$(printf %02x $((s & 255)))\\x$(printf %02x $((s >> 8 & 255)))\\x$(printf %02x $((s >> 16 & 255)))\\x$(printf %02x $((s >> 24 & 255)))"
-	printf "\\x$(printf %02x $((n & 255)))\\x$(printf %02x $((n >> 8 & 255)))\\x$(printf %02x $((n >> 16 & 255)))\\x$(printf %02x $((n >> 24 & 255)))"
-}
 { head -c 446 /dev/zero; mbr_entry 2048 32768; mbr_entry 34816 32768
   head -c 32 /dev/zero; printf '\x55\xaa'; } | dd of="$sd" bs=512 count=1 iflag=fullblock oflag=direct status=none
 blockdev --rereadpt "$sd"
@@ -77,6 +71,34 @@ blockdev --setro "${sd}1"
 ok_if "partition RO, open=deny: O_RDWR of ${name}1 refused" bash -c "! (exec 3<>${sd}1) 2>/dev/null"
 ok_if "partition RO, open=deny: O_RDWR of ${name}2 allowed" can_rw "${sd}2"
 ok_if "partition RO, open=deny: O_RDWR of the whole disk allowed" can_rw "$sd"
+
+# The read-only partition's sectors through the whole disk (${name}1 is
+# MiB 1-17, ${name}2 MiB 17-33): a plain write, and a dm-linear table on
+# the disk.  Vanilla checks only the device a bio is addressed to.
+fails() { ! "$@" 2>/dev/null; }
+unload
+b=$(sum "$sd" 2 1)
+fill "$sd" p 2 1
+ok_if "vanilla: a write through the whole disk changes read-only ${name}1's sectors" \
+	test "$(sum "$sd" 2 1)" != "$b"
+load open=deny
+b=$(sum "$sd" 2 1) r=$(stat "${name}1" bios_refused)
+ok_if "submit=deny: a write through the whole disk into read-only ${name}1 fails" \
+	fails fill "$sd" q 2 1
+expect_eq "submit=deny: ${name}1's sectors are unchanged" "$b" "$(sum "$sd" 2 1)"
+expect_gt "submit=deny: the refusal is counted on ${name}1" "$(stat "${name}1" bios_refused)" "$r"
+b=$(sum "$sd" 20 1)
+ok_if "submit=deny: a write through the whole disk into writable ${name}2 succeeds" \
+	fill "$sd" q 20 1
+ok_if "submit=deny: and changes ${name}2's sectors" test "$(sum "$sd" 20 1)" != "$b"
+dmsetup create rowhole --table "0 $(blockdev --getsz "$sd") linear $sd 0" || bail "dmsetup"
+b=$(sum "$sd" 2 1)
+ok_if "submit=deny: a write through dm-linear on the whole disk into ${name}1 fails" \
+	fails fill /dev/mapper/rowhole q 2 1
+expect_eq "submit=deny: ${name}1's sectors are unchanged after the dm write" "$b" "$(sum "$sd" 2 1)"
+dmsetup remove rowhole
+ok_if "dmesg names the partition and the device written" \
+	bash -c "dmesg | grep -Eq 'rocheck: ${name}1: refused WRITE of [0-9]+ bytes at sector [0-9]+ of (${name}|dm-[0-9]+) to read-only device'"
 blockdev --setrw "${sd}1"
 echo warn > $P/open
 unload
@@ -110,7 +132,7 @@ r=$(stat "$name" bios_refused)
 writeback_case "submit=deny" unchanged
 expect_gt "submit=deny: refused writeback bios counted" "$(stat "$name" bios_refused)" "$r"
 ok_if "submit=deny: dmesg names device, op, sector, length, task" \
-	bash -c "dmesg | grep -Eq 'rocheck: $name: refused WRITE of [0-9]+ bytes at sector [0-9]+ to read-only device by .+\[[0-9]+\]'"
+	bash -c "dmesg | grep -Eq 'rocheck: $name: refused WRITE of [0-9]+ bytes at sector [0-9]+ of $name to read-only device by .+\[[0-9]+\]'"
 devno=$(sed 's/:/,/' /sys/block/$name/dev)
 grep rocheck_bio $T/trace | head -n 2 | sed 's/^/# /'
 expect_eq "trace: one rocheck_bio event per refused bio" \
