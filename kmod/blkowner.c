@@ -284,13 +284,16 @@ static void bo_folio_dirtied(struct folio *folio,
  * The owner of @folio (css serial and id, without the page hash), or 0.
  * The entry is consumed: the folio is clean and under writeback now, and
  * if it is dirtied again the hook stores a fresh one for its next
- * writeback.
+ * writeback.  A folio not under writeback is in the bio as a direct I/O
+ * buffer (a mapped file): the write belongs to its submitter, and the
+ * entry to the folio's own writeback later.
  */
 static unsigned long bo_take_owner(struct folio *folio)
 {
 	unsigned long v;
 
-	if (folio_test_anon(folio) || !folio->mapping)
+	if (folio_test_anon(folio) || !folio->mapping ||
+	    !folio_test_writeback(folio))
 		return 0;
 	v = bo_table_take(folio);
 	if (!v)
@@ -341,6 +344,20 @@ static struct bo_owner *bo_wb_owner(unsigned long owner, gfp_t gfp)
 	return o;
 }
 
+/*
+ * The last step of our completion handlers.  Waking the exit waiter may
+ * switch to it at once (a completion in process context, preemptible):
+ * inside an RCU read-side section, exit's synchronize_rcu() then waits
+ * until this handler is done with the module's code.
+ */
+static void bo_inflight_put(void)
+{
+	rcu_read_lock();
+	if (atomic_dec_and_test(&bo_inflight))
+		wake_up(&bo_inflight_wq);
+	rcu_read_unlock();
+}
+
 static void bo_charged_end_io(struct bio *bio)
 {
 	struct bo_charge *c = bio->bi_private;
@@ -358,8 +375,7 @@ static void bo_charged_end_io(struct bio *bio)
 	if (wq_has_sleeper(&o->wait))
 		wake_up_all(&o->wait);
 	bio->bi_end_io(bio);
-	if (atomic_dec_and_test(&bo_inflight))
-		wake_up(&bo_inflight_wq);
+	bo_inflight_put();
 }
 
 /*
@@ -442,23 +458,34 @@ static void bo_split_end_io(struct bio *front)
 		parent->bi_status = front->bi_status;
 	bio_put(front);
 	bio_endio(parent);
-	if (atomic_dec_and_test(&bo_inflight))
-		wake_up(&bo_inflight_wq);
+	bo_inflight_put();
 }
 
 /*
  * Send the first @bytes of @bio, owned by @owner, as a bio of their own and
  * leave @bio with the rest.  Like bio_chain(), but counted, so unload can
- * wait until no bio from our bio_set is left.
+ * wait until no bio from our bio_set is left.  The front ends on a logical
+ * block (zoned writes: on their granularity), as bio_split_rw() splits;
+ * direct I/O buffers need only dma_alignment, so a run of one owner's
+ * folios may end mid-block.  An atomic write is never torn.  Returns the
+ * bytes sent, 0 if none.
  */
-static bool bo_submit_front(struct bio *bio, unsigned int bytes,
-			    unsigned long owner)
+static unsigned int bo_submit_front(struct bio *bio, unsigned int bytes,
+				    unsigned long owner)
 {
+	const struct queue_limits *lim = &bdev_get_queue(bio->bi_bdev)->limits;
 	struct bio *front;
 
+	bytes = rounddown(bytes, lim->zone_write_granularity ?:
+				 lim->logical_block_size);
+	if (!bytes || bytes >= bio->bi_iter.bi_size ||
+	    (bio->bi_opf & (REQ_ATOMIC | REQ_NOWAIT)))
+		return 0;
+	/* As bio_split_rw_at(): a split bio is not polled. */
+	bio_clear_polled(bio);
 	front = bio_split(bio, bytes >> SECTOR_SHIFT, GFP_NOIO, &bo_split_set);
 	if (IS_ERR_OR_NULL(front))
-		return false;
+		return 0;
 	atomic_inc(&bo_inflight);
 	bo_inc(BO_BIOS_SPLIT);
 	front->bi_private = bio;
@@ -467,7 +494,7 @@ static bool bo_submit_front(struct bio *bio, unsigned int bytes,
 	if (owner)
 		bo_associate(front, owner);
 	submit_bio_noacct(front);
-	return true;
+	return bytes;
 }
 
 /*
@@ -510,7 +537,7 @@ static blk_status_t bo_submit(struct bio *bio)
 {
 	unsigned long owner = 0, o;
 	struct folio *folio, *prev = NULL;
-	unsigned int bytes = 0, split;
+	unsigned int bytes = 0, sent, split;
 	struct bvec_iter iter;
 	struct bio_vec bv;
 
@@ -529,18 +556,22 @@ static blk_status_t bo_submit(struct bio *bio)
 	 * One pass: at each folio whose owner differs from the run so far,
 	 * the run goes out on its own.  The loop walks a copy of the iterator
 	 * over the shared bvec table, so splitting @bio under it is fine.
-	 * Runs end on folio boundaries, which writeback keeps block-aligned.
+	 * A block shared by two owners' folios goes with the second one;
+	 * where no split is possible, the run so far keeps its owner.
 	 */
 	bio_for_each_segment(bv, bio, iter) {
 		folio = page_folio(bv.bv_page);
 		if (folio != prev) {
 			o = bo_take_owner(folio);
-			if (prev && o != owner && !(bio->bi_opf & REQ_NOWAIT)) {
-				bo_submit_front(bio, bytes, owner);
-				bytes = 0;
-			}
-			if (!prev || bytes == 0)
+			if (!prev) {
 				owner = o;
+			} else if (o != owner) {
+				sent = bo_submit_front(bio, bytes, owner);
+				if (sent) {
+					bytes -= sent;
+					owner = o;
+				}
+			}
 			prev = folio;
 		}
 		bytes += bv.bv_len;
@@ -548,8 +579,7 @@ static blk_status_t bo_submit(struct bio *bio)
 	if (!owner)
 		return BLK_STS_OK;
 	split = READ_ONCE(bo_split_kb) << (10 - SECTOR_SHIFT);
-	while (split && bio_sectors(bio) > split &&
-	       !(bio->bi_opf & REQ_NOWAIT))
+	while (split && bio_sectors(bio) > split)
 		if (!bo_submit_front(bio, split << SECTOR_SHIFT, owner))
 			break;
 	bo_associate(bio, owner);
@@ -682,6 +712,7 @@ static void __exit bo_exit(void)
 	debugfs_remove_recursive(bo_debugfs);
 	/* Split-off and counted bios end in our code. */
 	wait_event(bo_inflight_wq, !atomic_read(&bo_inflight));
+	synchronize_rcu();	/* see bo_inflight_put() */
 	xa_for_each(&bo_wb_owners, id, o)
 		kfree(o);
 	xa_destroy(&bo_wb_owners);

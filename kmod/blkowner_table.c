@@ -5,16 +5,17 @@
  * mapping's i_pages lock, IRQs off) and taken when it is submitted for
  * writeback; 0 means no owner.
  *
- * By default the words live in chunks of 512, each covering the pfns of
- * 2 MiB, found through a flat directory of one pointer per 2 MiB of pfns
- * (sized at load from the online nodes' spans: 20 KiB for a 3 GiB guest
- * whose pfns span 5 GiB).  A chunk is allocated when its first word is
- * stored and freed when its last is taken, so clean memory costs nothing
- * beyond the directory, and densely dirty memory 8 bytes a page.  Both
- * sides read the directory slot under RCU and exchange one word; nothing
- * takes a lock.  An xarray by pfn, as before, took its lock and allocated
- * or freed a node for nearly every page: 6% of buffered write throughput,
- * where this costs 2%, about what a word in page_ext costs.  Pages above
+ * By default the words live in chunks of one page (509 words and a
+ * header), each covering 509 consecutive pfns, found through a flat
+ * directory of one pointer per chunk (sized at load from the online
+ * nodes' spans: 20 KiB for a 3 GiB guest whose pfns span 5 GiB).  A chunk
+ * is one page so that its allocation, in the dirtying path with IRQs off,
+ * is an order-0 GFP_NOWAIT one that leaves the atomic reserves alone.  A
+ * chunk is allocated when its first word is stored and freed when its
+ * last is taken, so clean memory costs nothing beyond the directory, and
+ * densely dirty memory 8 bytes a page.  Both sides read the directory
+ * slot under RCU and exchange one word; nothing takes a lock (an xarray by
+ * pfn takes its lock and allocates or frees a node for nearly every page).  Pages above
  * the directory (memory hot-added after load) are not tracked
  * (tag_failed).
  *
@@ -36,14 +37,15 @@
 
 #include "blkowner_table.h"
 
-#define BO_CHUNK_SHIFT	9
-#define BO_CHUNK_WORDS	BIT(BO_CHUNK_SHIFT)
-
 struct bo_chunk {
 	atomic_t used;
 	struct rcu_head rcu;
-	unsigned long word[BO_CHUNK_WORDS];
+	unsigned long word[];
 };
+
+#define BO_CHUNK_WORDS	((PAGE_SIZE - sizeof(struct bo_chunk)) / \
+			 sizeof(unsigned long))
+#define BO_CHUNK_SIZE	struct_size_t(struct bo_chunk, word, BO_CHUNK_WORDS)
 
 static struct bo_chunk __rcu **bo_dir;
 static unsigned long bo_dir_size;
@@ -84,7 +86,7 @@ static struct bo_chunk *bo_chunk_get(unsigned long index)
 		/* None, or dead (at zero): install a new one in its place. */
 		if (!new) {
 			new = kmem_cache_zalloc(bo_chunk_cache,
-						GFP_ATOMIC | __GFP_NOWARN);
+						GFP_NOWAIT | __GFP_NOWARN);
 			if (!new)
 				break;
 			atomic_set(&new->used, 1);
@@ -110,7 +112,7 @@ static struct bo_chunk *bo_chunk_get(unsigned long index)
  */
 int bo_table_store(struct folio *folio, unsigned long v)
 {
-	unsigned long pfn = folio_pfn(folio), index = pfn >> BO_CHUNK_SHIFT;
+	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
 	struct bo_chunk *c;
 	unsigned long old;
 
@@ -121,7 +123,7 @@ int bo_table_store(struct folio *folio, unsigned long v)
 	c = bo_chunk_get(index);
 	if (!c)
 		return -ENOMEM;
-	old = xchg(&c->word[pfn & (BO_CHUNK_WORDS - 1)], v);
+	old = xchg(&c->word[pfn % BO_CHUNK_WORDS], v);
 	if (!old)
 		return 0;	/* the reserved count is now the word's */
 	bo_chunk_put(c, index);	/* the replaced word's */
@@ -131,7 +133,7 @@ int bo_table_store(struct folio *folio, unsigned long v)
 /* Take (and clear) the owner word of @folio; 0 if it has none. */
 unsigned long bo_table_take(struct folio *folio)
 {
-	unsigned long pfn = folio_pfn(folio), index = pfn >> BO_CHUNK_SHIFT;
+	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
 	unsigned long *word, v = 0;
 	struct bo_chunk *c;
 
@@ -142,7 +144,7 @@ unsigned long bo_table_take(struct folio *folio)
 	rcu_read_lock();
 	c = rcu_dereference(bo_dir[index]);
 	if (c) {
-		word = &c->word[pfn & (BO_CHUNK_WORDS - 1)];
+		word = &c->word[pfn % BO_CHUNK_WORDS];
 		/* Most folios of a bio with owners have one: no test first. */
 		v = xchg(word, 0);
 		if (v)
@@ -197,8 +199,8 @@ int bo_table_init(void)
 	bo_dir = kvcalloc(bo_dir_size, sizeof(*bo_dir), GFP_KERNEL);
 	if (!bo_dir)
 		return -ENOMEM;
-	bo_chunk_cache = kmem_cache_create("blkowner_chunk",
-					   sizeof(struct bo_chunk), 0, 0, NULL);
+	bo_chunk_cache = kmem_cache_create("blkowner_chunk", BO_CHUNK_SIZE,
+					   0, 0, NULL);
 	if (!bo_chunk_cache) {
 		kvfree(bo_dir);
 		return -ENOMEM;
