@@ -156,8 +156,13 @@ static int __init ht_init(void)
 
 static void __exit ht_exit(void)
 {
+	/*
+	 * delete_module() runs exit before it removes the parameters from
+	 * sysfs: a later write to "attached" must not register again.
+	 */
 	mutex_lock(&ht_lock);
 	ht_attach(false);
+	ht_ready = false;
 	mutex_unlock(&ht_lock);
 	debugfs_remove_recursive(ht_dir);
 	pr_info("detached\n");

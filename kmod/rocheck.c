@@ -116,6 +116,11 @@ static struct rc_exempt __rcu *rc_exempt;
 static struct rc_dev_policies __rcu *rc_devs;
 /* Serializes parameter writers of the RCU-published settings. */
 static DEFINE_MUTEX(rc_param_lock);
+/*
+ * Set by exit under rc_param_lock.  delete_module() runs exit before it
+ * removes the parameters from sysfs, so a write can still arrive then.
+ */
+static bool rc_param_closed;
 
 static DEFINE_XARRAY(rc_stats);
 static atomic64_t rc_stats_lost;
@@ -182,6 +187,11 @@ static int rc_publish(void __rcu **slot, size_t size, const char *val,
 		return ret;
 	}
 	mutex_lock(&rc_param_lock);
+	if (rc_param_closed) {
+		mutex_unlock(&rc_param_lock);
+		kfree(new);
+		return -ENODEV;
+	}
 	old = rcu_replace_pointer(*slot, new, lockdep_is_held(&rc_param_lock));
 	mutex_unlock(&rc_param_lock);
 	kfree_rcu_mightsleep(old);
@@ -611,7 +621,9 @@ static int __init rc_init(void)
 
 static void __exit rc_exit(void)
 {
+	struct rc_dev_policies *devs;
 	struct rc_dev_stats *st;
+	struct rc_exempt *ex;
 	unsigned long idx;
 
 	blk_hooks_unregister(&rc_hook_ops);
@@ -619,9 +631,17 @@ static void __exit rc_exit(void)
 	xa_for_each(&rc_stats, idx, st)
 		kfree(st);
 	xa_destroy(&rc_stats);
-	/* Parameter writers are gone: sysfs is removed before exit runs. */
-	kfree(rcu_access_pointer(rc_exempt));
-	kfree(rcu_access_pointer(rc_devs));
+	mutex_lock(&rc_param_lock);
+	rc_param_closed = true;
+	ex = rcu_replace_pointer(rc_exempt, NULL,
+				 lockdep_is_held(&rc_param_lock));
+	devs = rcu_replace_pointer(rc_devs, NULL,
+				   lockdep_is_held(&rc_param_lock));
+	mutex_unlock(&rc_param_lock);
+	/* Parameter readers (sysfs show) may still hold the old settings. */
+	synchronize_rcu();
+	kfree(ex);
+	kfree(devs);
 	rcu_barrier();
 	pr_info("unloaded\n");
 }

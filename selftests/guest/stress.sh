@@ -108,8 +108,29 @@ switch() {
 	done
 }
 
+# param_writer MODULE PARAM VALUE...: writes the values in turn, as fast as
+# it can, until $W/stop exists.  delete_module() runs a module's exit
+# before it removes its parameters from sysfs: some writes land after exit.
+param_writer() {
+	local m=$1 p=$2 n=0 v
+	shift 2
+	while [ ! -e $W/stop ]; do
+		for v in "$@"; do
+			echo "$v" 2>/dev/null > /sys/module/$m/parameters/$p && n=$((n + 1))
+		done
+	done
+	echo $n > $W/writes.$m.$p
+}
+start_writers() {
+	param_writer rocheck dev_policy "${C#/dev/}=warn" "" &
+	param_writer rocheck open_exempt none kernel &
+	param_writer intbounce mode always auto &
+	param_writer blkowner split_kb 64 0 &
+}
+
 # ---- load/unload and parameter cycles under the workload -------------------
 start_workload
+start_writers
 t0=$(date +%s)
 bad=0 busy=0 stuck=0
 for i in $(seq "$cycles"); do
@@ -143,6 +164,27 @@ done
 read -r runs errs < <(tally flip)
 diag "read-only flipper: $runs rounds, $errs fsync errors (refusals while rocheck denied)"
 ok_if "the read-only disk flipped $runs times" test "$runs" -gt 0
+for w in $W/writes.*; do
+	diag "parameter writer ${w#$W/writes.}: $(cat "$w") writes during the cycles"
+	expect_gt "parameter writes ran during the unloads (${w#$W/writes.})" "$(cat "$w")" 0
+done
+
+# blkhooks_test: its "attached" switch written while it unloads must not
+# put its hooks back on the list after exit (freed code called by the
+# next bio); I/O afterwards shows the list is clean.
+rm -f $W/stop
+param_writer blkhooks_test attached 1 0 &
+bad=0
+for i in $(seq $((cycles * 4))); do
+	modprobe blkhooks_test || bad=$((bad + 1))
+	rmmod blkhooks_test || bad=$((bad + 1))
+done
+touch $W/stop
+wait
+diag "blkhooks_test: $((cycles * 4)) load/unload cycles, $(cat $W/writes.blkhooks_test.attached) writes of attached"
+expect_eq "blkhooks_test loads and unloads while attached is written" 0 "$bad"
+ok_if "I/O after the unloads (no hook left behind)" \
+	dd if=/dev/zero of="$A" bs=64k count=16 oflag=direct status=none
 
 # ---- fault injection ------------------------------------------------------
 inject() {	# inject NAME PROBABILITY
