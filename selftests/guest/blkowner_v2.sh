@@ -65,7 +65,11 @@ v2_case() {
 	local v e
 	run_case "$1" "$2, vanilla"
 	ok_if "$2, vanilla: cgroup writeback holds io.max (within 25%)" within "$rate" $MiB 25
-	ok_if "$2, vanilla: $1 is charged >= 90% of the disk writes" test "$share" -ge 90
+	# Root charged would read about 0%.  The group reads 89-99% (89%:
+	# 11404 of 12770 KiB): io.stat counts a bio as it enters the throttle,
+	# the disk when it is done, so a 1 MiB bio at each edge of the 12 s
+	# window (about 12 MiB at the limit) moves the share by up to 16%.
+	ok_if "$2, vanilla: $1 is charged >= 80% of the disk writes" test "$share" -ge 80
 	v=$share
 	modprobe blkowner hierarchies=v2 || bail "blkowner"
 	e=$(stat bios_exempt)
