@@ -267,7 +267,7 @@ static const struct kernel_param_ops rc_exempt_ops = {
 
 module_param_cb(open_exempt, &rc_exempt_ops, NULL, 0600);
 MODULE_PARM_DESC(open_exempt,
-		 "Write opens the open check lets through: comma-separated kernel (opens by an in-kernel holder such as md or dm; default), comm:NAME (opens by a task of that name), none");
+		 "Write opens the open check lets through: comma-separated kernel (opens by an in-kernel holder such as md or dm; default), comm:NAME (opens by a task of that name; any process can take a name with PR_SET_NAME, so this is a convenience, not a security boundary), none");
 
 static int rc_dev_policies_parse(const char *val, void *out)
 {
