@@ -107,7 +107,6 @@ struct bo_owner {
 	atomic_long_t inflight;		/* bytes */
 	spinlock_t lock;		/* charges */
 	struct list_head charges;	/* in flight, oldest first */
-	wait_queue_head_t wait;
 };
 
 /* One re-charged bio until it completes: what bo_charged_end_io() undoes. */
@@ -115,8 +114,8 @@ struct bo_charge {
 	bio_end_io_t *end_io;
 	void *private;
 	struct bo_owner *o;
+	struct bio *bio;		/* valid while on o->charges */
 	unsigned int bytes;
-	unsigned long start;		/* jiffies at submission */
 	struct list_head node;
 };
 
@@ -139,7 +138,6 @@ static bool bo_v2_override;
 static bool bo_exempt_sync = true;
 static unsigned int bo_split_kb;
 static unsigned int bo_backlog_kb = 4096;
-static bool bo_unloading;
 
 static struct bio_set bo_split_set;
 static DEFINE_XARRAY(bo_wb_owners);	/* css id -> struct bo_owner */
@@ -199,7 +197,7 @@ static struct bp_uint bo_backlog_kb_param = {
 };
 module_param_cb(dirty_backlog_kb, &bp_uint_ops, &bo_backlog_kb_param, 0600);
 MODULE_PARM_DESC(dirty_backlog_kb,
-		 "Pause a task dirtying pages while its cgroup has more than this many KiB of re-charged writeback in flight, the oldest for over 100 ms (default 4096; 0: never)");
+		 "Pause a task dirtying pages while blk-throttle holds more than this many KiB of its cgroup's re-charged writeback (default 4096; 0: never)");
 
 static struct bp_words bo_hier_words = {
 	&bo_hierarchies, bo_hier_names, ARRAY_SIZE(bo_hier_names)
@@ -324,7 +322,6 @@ static struct bo_owner *bo_wb_owner(unsigned long owner, gfp_t gfp)
 		o->owner = owner;
 		spin_lock_init(&o->lock);
 		INIT_LIST_HEAD(&o->charges);
-		init_waitqueue_head(&o->wait);
 		old = xa_cmpxchg(&bo_wb_owners, id, NULL, o, gfp);
 		if (old) {
 			kfree(o);
@@ -372,8 +369,6 @@ static void bo_charged_end_io(struct bio *bio)
 	atomic_long_sub(c->bytes, &o->inflight);
 	atomic_long_sub(c->bytes, &bo_inflight_bytes);
 	mempool_free(c, bo_charge_pool);
-	if (wq_has_sleeper(&o->wait))
-		wake_up_all(&o->wait);
 	bio->bi_end_io(bio);
 	bo_inflight_put();
 }
@@ -399,8 +394,8 @@ static void bo_account(struct bio *bio, unsigned long owner)
 	c->end_io = bio->bi_end_io;
 	c->private = bio->bi_private;
 	c->o = o;
+	c->bio = bio;
 	c->bytes = bio->bi_iter.bi_size;
-	c->start = jiffies;
 	spin_lock_irq(&o->lock);
 	list_add_tail(&c->node, &o->charges);
 	spin_unlock_irq(&o->lock);
@@ -587,39 +582,40 @@ static blk_status_t bo_submit(struct bio *bio)
 }
 
 /*
- * Whether @o's writeback is held back: more than the budget in flight, the
- * oldest for more than 100 ms.  A throttled bio waits at least a second's
- * share of the limit; a cgroup that merely writes a lot to a fast disk
- * sees its bios complete well before, and is left alone.
+ * Bytes of @o's re-charged writeback that blk-throttle holds: bios that
+ * have not left submit_bio_noacct() for the driver yet, so their issue
+ * time (blkcg_bio_issue_init() in submit_bio_noacct_nocheck()) is unset.
+ * A cgroup whose bios merely complete slowly holds none.
  */
-static bool bo_backlogged(struct bo_owner *o, long budget)
+static long bo_held_bytes(struct bo_owner *o)
 {
-	struct bo_charge *oldest;
-	bool held = false;
+	struct bo_charge *c;
+	long held = 0;
 
-	if (atomic_long_read(&o->inflight) <= budget)
-		return false;
 	spin_lock_irq(&o->lock);
-	oldest = list_first_entry_or_null(&o->charges, struct bo_charge, node);
-	if (oldest)
-		held = time_after(jiffies, oldest->start + HZ / 10);
+	list_for_each_entry(c, &o->charges, node) {
+		if (!READ_ONCE(c->bio->bi_issue.value))
+			held += c->bytes;
+	}
 	spin_unlock_irq(&o->lock);
 	return held;
 }
 
+/* How long one pause lasts before the backlog is checked again. */
+#define BO_PAUSE	(HZ / 20)
+
 /*
- * Pause a task that dirties pages while its cgroup's re-charged writeback
- * is backlogged: without it the task fills the page cache at memory speed
- * and the flusher queues all of it behind the throttle.  The task is held
- * until the backlog is back within the budget, in waits of at most 200 ms
- * like balance_dirty_pages()'s: a single capped wait per ratelimit point
- * let it dirty up to a ratelimit's worth of pages (up to 1 MiB) every
- * 200 ms, more than a limit of a few hundred KiB/s drains.
+ * Pace a task that dirties pages while blk-throttle holds more than the
+ * budget of its cgroup's re-charged writeback: without it the task fills
+ * the page cache at memory speed and the flusher queues all of it behind
+ * the throttle.  The hook core sleeps each pause returned here outside
+ * its SRCU section and asks again, so the task goes on within BO_PAUSE of
+ * the backlog falling within the budget, and no unload waits for it.
  */
 static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 {
 	long budget = (long)READ_ONCE(bo_backlog_kb) << 10;
-	unsigned long owner, t0;
+	unsigned long owner;
 	struct bo_owner *o;
 
 	if (!budget || atomic_long_read(&bo_inflight_bytes) <= budget)
@@ -627,23 +623,16 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	owner = bo_current_owner(mapping);
 	if (!owner)
 		return 0;
-	/* Records live until unload, which first waits for this hook. */
+	/* Records live until unload, which first unregisters this hook. */
 	o = xa_load(&bo_wb_owners, owner & GENMASK(BO_ID_BITS - 1, 0));
-	if (!o || READ_ONCE(o->owner) != owner || !bo_backlogged(o, budget))
+	if (!o || READ_ONCE(o->owner) != owner || bo_held_bytes(o) <= budget)
 		return 0;
 	if (flags & BDP_ASYNC)
 		return -EAGAIN;
 	bo_inc(BO_DIRTIER_PAUSES);
-	t0 = jiffies;
-	do {
-		wait_event_killable_timeout(o->wait,
-					    atomic_long_read(&o->inflight) <= budget ||
-					    READ_ONCE(bo_unloading), HZ / 5);
-	} while (!fatal_signal_pending(current) && !READ_ONCE(bo_unloading) &&
-		 atomic_long_read(&o->inflight) > budget);
 	this_cpu_add(bo_stats.count[BO_DIRTIER_PAUSED_MS],
-		     jiffies_to_msecs(jiffies - t0));
-	return 0;
+		     jiffies_to_msecs(BO_PAUSE));
+	return BO_PAUSE;
 }
 
 static struct blk_hook_ops bo_hook_ops = {
@@ -704,10 +693,6 @@ static void __exit bo_exit(void)
 	struct bo_owner *o;
 	unsigned long id;
 
-	/* Release paused dirtiers now: unregister waits for them. */
-	WRITE_ONCE(bo_unloading, true);
-	xa_for_each(&bo_wb_owners, id, o)
-		wake_up_all(&o->wait);
 	blk_hooks_unregister(&bo_hook_ops);
 	debugfs_remove_recursive(bo_debugfs);
 	/* Split-off and counted bios end in our code. */
