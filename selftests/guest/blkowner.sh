@@ -323,6 +323,32 @@ isolation data=writeback
 isolated data=writeback
 umount /mnt && mount "$sd" /mnt || bail "remount"
 
+# A dirtier that blkowner paces sleeps outside the hooks' SRCU section, so
+# unloading another module (blk_hooks_unregister() waits for every running
+# hook callback) does not wait for the pause.  The smallest budget (64
+# KiB) so foo is paced within a second of its start.
+limit foo $U
+echo 64 > $P/dirty_backlog_kb
+p0=$(stat dirtier_pauses)
+in_cg foo dd if=/dev/zero of=/mnt/pause bs=$U count=32 status=none
+pid=$!
+for i in $(seq 100); do
+	[ "$(stat dirtier_pauses)" -gt "$p0" ] && break
+	sleep 0.1
+done
+modprobe blkhooks_test || bail "blkhooks_test"
+t0=$(now_ns)
+rmmod blkhooks_test
+ms=$(( ($(now_ns) - t0) / 1000000 ))
+expect_gt "foo's dirtier is being paced" "$(stat dirtier_pauses)" "$p0"
+ok_if "rmmod of another module while foo's dirtier is paced takes < $slow s ($ms ms)" \
+	test "$ms" -lt $((1000 * slow))
+limit foo 0
+wait $pid
+settle
+rm -f /mnt/pause
+echo $((4 * U / 1024)) > $P/dirty_backlog_kb
+
 # ---- parameters -------------------------------------------------------------
 old=$(cat $P/hierarchies)
 ok_if "hierarchies=v3 is refused" bash -c "! echo v3 > $P/hierarchies 2>/dev/null"
