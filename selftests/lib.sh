@@ -64,6 +64,30 @@ scsi_debug_disk() {
 	return 1
 }
 
+# scsi_debug_disks N: sets the array disks to the /dev nodes of the
+# scsi_debug disks once each exists; bails unless there are N.
+scsi_debug_disks() {
+	local d
+	disks=()
+	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+		[ -e "$d" ] && disks+=("/dev/${d##*/}")
+	done
+	[ ${#disks[@]} -eq "$1" ] || bail "expected $1 scsi_debug disks, found ${#disks[@]}"
+	for d in "${disks[@]}"; do
+		wait_for_dev "$d" || bail "no $d"
+	done
+}
+
+# scsi_debug_load ARGS...: load scsi_debug with ARGS (one disk); sets sd
+# (its /dev node), name and dev (MAJ:MIN).
+scsi_debug_load() {
+	modprobe scsi_debug "$@" || bail "modprobe scsi_debug $*"
+	sleep 0.5
+	sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+	name=${sd#/dev/}
+	dev=$(cat /sys/block/$name/dev)
+}
+
 # udev is not running: wait for a device node to appear.
 wait_for_dev() {
 	local i

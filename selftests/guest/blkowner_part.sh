@@ -11,11 +11,7 @@
 
 MiB=1048576
 CG=/sys/fs/cgroup/blkio
-modprobe scsi_debug dev_size_mb=256 || bail "scsi_debug"
-sleep 0.5
-sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
-name=${sd#/dev/}
-dev=$(cat /sys/block/$name/dev)
+scsi_debug_load dev_size_mb=256
 mbr_partition "$sd" 2048 || bail "MBR partition on $sd"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "${sd}1" >/dev/null 2>&1 &&
 	mount "${sd}1" /mnt || bail "mkfs/mount ${sd}1"

@@ -40,19 +40,15 @@ owned_pages() {
 # the first disk is the file's writeback alone.  dma_alignment is 3 there
 # (scsi_lib: the host's 3, x86 DMA needs no cache-line alignment).
 split_case() {
-	local lbs=$1 d g disks=() sd tgt name r rc off len ca cb
+	local lbs=$1 g disks sd tgt name r rc off len ca cb
 	rmmod blkowner 2>/dev/null
 	umount /mnt 2>/dev/null
 	rmmod scsi_debug 2>/dev/null
 	modprobe scsi_debug dev_size_mb=64 add_host=2 per_host_store=1 sector_size="$lbs" ||
 		bail "scsi_debug sector_size=$lbs"
 	sleep 0.5
-	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
-		[ -e "$d" ] && disks+=("/dev/${d##*/}")
-	done
-	[ ${#disks[@]} -eq 2 ] || bail "expected 2 scsi_debug disks, found ${#disks[@]}"
+	scsi_debug_disks 2
 	sd=${disks[0]} tgt=${disks[1]}
-	wait_for_dev "$sd" && wait_for_dev "$tgt" || bail "no $sd or $tgt"
 	name=${sd#/dev/}
 	mkfs.ext4 -q -F "$sd" >/dev/null 2>&1 && mount "$sd" /mnt || bail "mkfs/mount"
 	diag "$sd, $tgt: logical block $(cat /sys/block/$name/queue/logical_block_size), dma_alignment $(cat /sys/block/$name/queue/dma_alignment 2>/dev/null || echo ?)"

@@ -17,11 +17,7 @@ stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
 MiB=1048576
 U=/sys/fs/cgroup/unified
 
-modprobe scsi_debug dev_size_mb=256 || bail "scsi_debug"
-sleep 0.5
-sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
-name=${sd#/dev/}
-dev=$(cat /sys/block/$name/dev)
+scsi_debug_load dev_size_mb=256
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$sd" >/dev/null 2>&1 &&
 	mount "$sd" /mnt || bail "mkfs/mount"
 mkdir -p $U && mount -t cgroup2 none $U || bail "cgroup2"

@@ -404,13 +404,9 @@ rmmod scsi_debug
 modprobe scsi_debug dif=1 dix=1 guard=0 dev_size_mb=48 add_host=2 \
 	per_host_store=1 max_queue=1 delay=10 || bail "scsi_debug, two hosts"
 sleep 0.5
-pis=()
-for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
-	[ -e "$d" ] && pis+=("/dev/${d##*/}")
-done
-[ ${#pis[@]} -eq 2 ] || bail "expected 2 scsi_debug disks, found ${#pis[@]}"
+scsi_debug_disks 2
+pis=("${disks[@]}")
 for d in "${pis[@]}"; do
-	wait_for_dev "$d" || bail "no $d"
 	echo 64 > /sys/block/${d#/dev/}/queue/max_sectors_kb
 done
 stack_race() {	# stack_race DEV LABEL: sets r

@@ -22,13 +22,9 @@ modprobe scsi_debug dif=1 dix=1 add_host=3 per_host_store=1 dev_size_mb=96 ||
 	bail "scsi_debug"
 modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || bail "null_blk"
 sleep 1
-disks=()
-for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
-	[ -e "$d" ] && disks+=("/dev/${d##*/}")
-done
-[ ${#disks[@]} -eq 3 ] || bail "expected 3 scsi_debug disks, found ${#disks[@]}"
+scsi_debug_disks 3
 A=${disks[0]} B=${disks[1]} C=${disks[2]}
-for d in "${disks[@]}" /dev/nullb0; do wait_for_dev "$d" || bail "no $d"; done
+wait_for_dev /dev/nullb0 || bail "no /dev/nullb0"
 diag "A=$A (DIX, direct+buffered) B=$B (ext4, cgroup v1) C=$C (flips RO) null=/dev/nullb0; $cycles cycles"
 
 mkfs.ext4 -q -F "$B" >/dev/null 2>&1 && mount "$B" /mnt || bail "mkfs/mount $B"
