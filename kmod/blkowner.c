@@ -625,7 +625,10 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 		return 0;
 	/* Records live until unload, which first unregisters this hook. */
 	o = xa_load(&bo_wb_owners, owner & GENMASK(BO_ID_BITS - 1, 0));
-	if (!o || READ_ONCE(o->owner) != owner || bo_held_bytes(o) <= budget)
+	/* Held bytes are part of those in flight: count them only if need be. */
+	if (!o || READ_ONCE(o->owner) != owner ||
+	    atomic_long_read(&o->inflight) <= budget ||
+	    bo_held_bytes(o) <= budget)
 		return 0;
 	if (flags & BDP_ASYNC)
 		return -EAGAIN;

@@ -388,7 +388,6 @@ static struct bio *ib_bounce(struct bio *orig)
 	bounce->bi_write_hint = orig->bi_write_hint;
 	bounce->bi_private = orig;
 	bounce->bi_end_io = ib_end_io;
-	ib_copy_submit_flags(bounce, orig);
 	bio_clone_blkg_association(bounce, orig);
 	return bounce;
 }
@@ -400,9 +399,9 @@ static struct bio *ib_bounce(struct bio *orig)
  */
 static bool ib_bounce_and_replace(struct bio **bio_ptr)
 {
-	struct bio *bio, *bounce;
+	struct bio *orig = *bio_ptr, *bio, *bounce;
 
-	bio = ib_split(*bio_ptr);
+	bio = ib_split(orig);
 	if (!bio)
 		return false;
 	*bio_ptr = bio;
@@ -416,6 +415,8 @@ static bool ib_bounce_and_replace(struct bio **bio_ptr)
 							   BLK_STS_RESOURCE);
 		return false;
 	}
+	/* From the bio as submitted: a split front has only BIO_REMAPPED. */
+	ib_copy_submit_flags(bounce, orig);
 	atomic_inc(&ib_inflight);
 	ib_inc(IB_BIOS_BOUNCED);
 	atomic64_add(bounce->bi_iter.bi_size, &ib_count[IB_BYTES_BOUNCED]);
