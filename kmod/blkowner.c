@@ -82,6 +82,9 @@ enum bo_counter {
 	BO_OWNER_STALE,
 	BO_DIRTIER_PAUSES,
 	BO_DIRTIER_PAUSED_MS,
+	BO_OWNERS_KEPT,
+	BO_OWNERS_MIGRATED,
+	BO_OWNERS_SPLIT,
 	BO_NR_COUNTERS,
 };
 
@@ -95,6 +98,9 @@ static const char * const bo_counter_names[BO_NR_COUNTERS] = {
 	[BO_OWNER_STALE] = "owner_stale",
 	[BO_DIRTIER_PAUSES] = "dirtier_pauses",
 	[BO_DIRTIER_PAUSED_MS] = "dirtier_paused_ms",
+	[BO_OWNERS_KEPT] = "owners_kept",
+	[BO_OWNERS_MIGRATED] = "owners_migrated",
+	[BO_OWNERS_SPLIT] = "owners_split",
 };
 
 /*
@@ -253,7 +259,8 @@ static unsigned long bo_current_owner(struct address_space *mapping)
 	    !bo_mapping_tracked(mapping))
 		return 0;
 	rcu_read_lock();
-	css = task_css(current, io_cgrp_id);
+	/* A loop worker writes its backing file for the cgroup it serves. */
+	css = blk_hooks_current_css();
 	if (css->parent && css->id < (1 << BO_ID_BITS))
 		owner = bo_owner_of(css);
 	rcu_read_unlock();
@@ -285,6 +292,13 @@ static void bo_folio_dirtied(struct folio *folio,
  * writeback.  A folio not under writeback is in the bio as a direct I/O
  * buffer (a mapped file): the write belongs to its submitter, and the
  * entry to the folio's own writeback later.
+ *
+ * Filesystems clear the dirty bit before they build the bio, so a folio
+ * can be dirtied again before it is submitted here; the entry taken is
+ * then also its next writeback's, and is put back unless a newer one is
+ * there.  The dirty hook sets the dirty bit before it stores, and the
+ * take is a full barrier before the test: whichever of the two stores
+ * lands last, the folio is left with an owner.
  */
 static unsigned long bo_take_owner(struct folio *folio)
 {
@@ -296,12 +310,68 @@ static unsigned long bo_take_owner(struct folio *folio)
 	v = bo_table_take(folio);
 	if (!v)
 		return 0;
-	this_cpu_dec(bo_stats.entries);
 	if ((v & GENMASK(BO_HASH_BITS - 1, 0)) != bo_page_hash(folio)) {
+		this_cpu_dec(bo_stats.entries);
 		bo_inc(BO_OWNER_STALE);
 		return 0;
 	}
+	if (folio_test_dirty(folio) && !bo_table_restore(folio, v))
+		bo_inc(BO_OWNERS_KEPT);
+	else
+		this_cpu_dec(bo_stats.entries);
 	return v >> BO_HASH_BITS;
+}
+
+/* Migration: the owner moves with the folio's contents and dirty state. */
+static void bo_folio_migrate(struct folio *dst, struct folio *src)
+{
+	unsigned long v;
+	int ret;
+
+	if (bo_table_empty() || folio_test_anon(src))
+		return;
+	v = bo_table_take(src);
+	if (!v)
+		return;
+	ret = bo_table_store(dst, v);
+	if (ret)	/* not stored, or replaced a (stale) word */
+		this_cpu_dec(bo_stats.entries);
+	if (ret < 0)
+		bo_inc(BO_TAG_FAILED);
+	else
+		bo_inc(BO_OWNERS_MIGRATED);
+}
+
+/*
+ * A large folio split: each dirty part still in the page cache gets the
+ * first part's owner, with its own page hash.
+ */
+static void bo_folio_split(struct folio *folio, int old_order, int new_order)
+{
+	unsigned long v, owner, i, step = 1UL << new_order;
+	struct folio *part;
+	int ret;
+
+	if (bo_table_empty() || folio_test_anon(folio) || !folio->mapping)
+		return;
+	v = bo_table_peek(folio);
+	if (!v || (v & GENMASK(BO_HASH_BITS - 1, 0)) != bo_page_hash(folio))
+		return;
+	owner = v >> BO_HASH_BITS;
+	for (i = step; i < 1UL << old_order; i += step) {
+		part = page_folio(folio_page(folio, i));
+		if (part->mapping != folio->mapping || !folio_test_dirty(part))
+			continue;
+		ret = bo_table_store(part, (owner << BO_HASH_BITS) |
+				     bo_page_hash(part));
+		if (ret < 0) {
+			bo_inc(BO_TAG_FAILED);
+			continue;
+		}
+		if (!ret)
+			this_cpu_inc(bo_stats.entries);
+		bo_inc(BO_OWNERS_SPLIT);
+	}
 }
 
 /*
@@ -642,6 +712,8 @@ static struct blk_hook_ops bo_hook_ops = {
 	.submit = bo_submit,
 	.folio_dirtied = bo_folio_dirtied,
 	.dirty_throttle = bo_dirty_throttle,
+	.folio_migrate = bo_folio_migrate,
+	.folio_split = bo_folio_split,
 };
 
 static int bo_stats_show(struct seq_file *m, void *v)

@@ -3,7 +3,9 @@
  * blkowner's owner words: one per dirty folio, found by the pfn of its
  * first page.  A word is stored when the folio turns dirty (under the
  * mapping's i_pages lock, IRQs off) and taken when it is submitted for
- * writeback; 0 means no owner.
+ * writeback (put back if the folio was dirtied again meanwhile); it moves
+ * to the new pfn when the folio migrates and is copied to the parts when
+ * a large folio splits.  0 means no owner.
  *
  * By default the words live in chunks of one page (509 words and a
  * header), each covering 509 consecutive pfns, found through a flat
@@ -128,6 +130,48 @@ int bo_table_store(struct folio *folio, unsigned long v)
 		return 0;	/* the reserved count is now the word's */
 	bo_chunk_put(c, index);	/* the replaced word's */
 	return 1;
+}
+
+/*
+ * Store @v (non-zero) for @folio only if it has no word.  Returns 0 if
+ * stored, 1 if the folio had a word (kept), -ENOMEM if it could not be
+ * stored.
+ */
+int bo_table_restore(struct folio *folio, unsigned long v)
+{
+	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
+	struct bo_chunk *c;
+
+	if (bo_use_ext)
+		return blk_page_ext_cmpxchg(folio_page(folio, 0), 0, v) != 0;
+	if (index >= bo_dir_size)
+		return -ENOMEM;
+	c = bo_chunk_get(index);
+	if (!c)
+		return -ENOMEM;
+	if (!cmpxchg(&c->word[pfn % BO_CHUNK_WORDS], 0, v))
+		return 0;	/* the reserved count is now the word's */
+	bo_chunk_put(c, index);
+	return 1;
+}
+
+/* The owner word of @folio, left in place; 0 if it has none. */
+unsigned long bo_table_peek(struct folio *folio)
+{
+	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
+	struct bo_chunk *c;
+	unsigned long v = 0;
+
+	if (bo_use_ext)
+		return blk_page_ext_cmpxchg(folio_page(folio, 0), 0, 0);
+	if (index >= bo_dir_size)
+		return 0;
+	rcu_read_lock();
+	c = rcu_dereference(bo_dir[index]);
+	if (c)
+		v = READ_ONCE(c->word[pfn % BO_CHUNK_WORDS]);
+	rcu_read_unlock();
+	return v;
 }
 
 /* Take (and clear) the owner word of @folio; 0 if it has none. */

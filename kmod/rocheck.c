@@ -7,11 +7,16 @@
  * and bio_check_ro() merely warns, once, about write bios that reach a
  * read-only device through writeback or a dm/md/loop stack.
  *
- * rocheck checks at two points:
+ * rocheck checks at three points:
  *   - submission (default "deny"): every bio that would modify a read-only
  *     disk or partition ends with BLK_STS_IOERR before it reaches the
  *     driver.  This is where enforcement belongs: it sees writeback of
  *     pages dirtied before the flag was set and every stacked driver.
+ *   - passthrough execution, under the same policy: a SCSI command (SG_IO,
+ *     /dev/sg, bsg) that would write blocks of a read-only disk or
+ *     partition ends with CHECK CONDITION, DATA PROTECT / WRITE PROTECTED,
+ *     as a write-protected disk answers; on other drivers (NVMe) a
+ *     data-out command ends with BLK_STS_IOERR.
  *   - open (default "warn"): a write open of a read-only device is logged,
  *     or refused with -EROFS.  Refusing by default is what broke loop, dm
  *     and md in 2011, and tools that open O_RDWR for read-only work
@@ -40,8 +45,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_device.h>
 
 #include "blkpolicy_param.h"
+#include "rocheck_cdb.h"
 
 #define CREATE_TRACE_POINTS
 #include "rocheck_trace.h"
@@ -67,6 +75,8 @@ enum rc_counter {
 	RC_REFUSED_SECURE_ERASE,
 	RC_REFUSED_WRITE_ZEROES,
 	RC_REFUSED_ZONE,
+	RC_CMDS_WARNED,
+	RC_CMDS_REFUSED,
 	RC_NR_COUNTERS,
 };
 
@@ -82,6 +92,8 @@ static const char * const rc_counter_names[RC_NR_COUNTERS] = {
 	[RC_REFUSED_SECURE_ERASE] = "secure_erase",
 	[RC_REFUSED_WRITE_ZEROES] = "write_zeroes",
 	[RC_REFUSED_ZONE] = "zone",
+	[RC_CMDS_WARNED] = "cmds_warned",
+	[RC_CMDS_REFUSED] = "cmds_refused",
 };
 
 struct rc_dev_stats {
@@ -141,7 +153,7 @@ MODULE_PARM_DESC(open,
 		 "Write opens of a read-only device: off, warn (default; log and allow), deny (fail with EROFS)");
 module_param_cb(submit, &bp_words_ops, &rc_submit_words, 0600);
 MODULE_PARM_DESC(submit,
-		 "Bios that would modify a read-only device: off, warn (log and pass), deny (default; fail with EIO)");
+		 "Bios and passthrough commands that would modify a read-only device: off, warn (log and pass), deny (default; fail with EIO, SCSI commands with DATA PROTECT)");
 
 /*
  * Split a parameter list at commas.  Returns the next token (trimmed) or
@@ -564,9 +576,127 @@ static blk_status_t rc_submit(struct bio *bio)
 	return ret;
 }
 
+/*
+ * The read-only device among @disk and its partitions that sectors
+ * [@start, @end) touch, or NULL.  Under rcu_read_lock().
+ */
+static struct block_device *rc_ro_in_range(struct gendisk *disk,
+					   sector_t start, sector_t end)
+{
+	struct block_device *part;
+	unsigned long idx;
+
+	if (bdev_read_only(disk->part0))
+		return disk->part0;
+	xa_for_each_start(&disk->part_tbl, idx, part, 1) {
+		if (bdev_read_only(part) && start < bdev_nr_sectors(part) +
+		    part->bd_start_sect && end > part->bd_start_sect)
+			return part;
+	}
+	return NULL;
+}
+
+/*
+ * The sectors a passthrough command would write, in [*start, *end), or
+ * false if it writes none.  SCSI commands are read from their CDB; of
+ * other drivers' commands, those that carry data to the device write
+ * anywhere.
+ */
+static bool rc_rq_writes(struct request *rq, bool *scsi, sector_t *start,
+			 sector_t *end)
+{
+	bool data_out = req_op(rq) == REQ_OP_DRV_OUT;
+	struct gendisk *disk = rq->q->disk;
+	struct scsi_cmnd *scmd;
+	struct device *parent;
+	enum rc_cdb_effect e;
+	unsigned int shift;
+	u32 blocks = 0;
+	u64 lba = 0;
+
+	*start = 0;
+	*end = get_capacity(disk);
+	/*
+	 * A SCSI disk's parent is its scsi_device, whose queue carries
+	 * scsi_cmnds (scsi_device_from_queue() is not exported).
+	 */
+	parent = disk_to_dev(disk)->parent;
+	*scsi = parent && scsi_is_sdev_device(parent) &&
+		to_scsi_device(parent)->request_queue == rq->q;
+	if (!*scsi)
+		return data_out;
+	scmd = blk_mq_rq_to_pdu(rq);
+	e = rc_cdb_effect(scmd->cmnd, scmd->cmd_len, data_out, &lba, &blocks);
+	if (e != RC_CDB_RANGE)
+		return e == RC_CDB_UNBOUNDED;
+	shift = ilog2(queue_logical_block_size(rq->q)) - SECTOR_SHIFT;
+	if (lba >= *end >> shift)
+		return false;	/* the device refuses it (LBA out of range) */
+	*start = lba << shift;
+	*end = min_t(u64, *end, (lba + blocks) << shift);
+	return true;
+}
+
+/* Count, trace and log a passthrough command that would change @bdev. */
+static enum rc_policy rc_cmd_verdict(struct block_device *bdev, u8 op,
+				     sector_t start, sector_t end)
+{
+	enum rc_policy p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
+
+	if (p == RC_WARN) {
+		rc_count(bdev, GFP_NOWAIT, RC_CMDS_WARNED, RC_NR_COUNTERS, 0);
+		trace_rocheck_cmd(bdev, op, start, end, RC_VERDICT_WARNED);
+		pr_warn_ratelimited("%pg: passthrough command 0x%02x writing sectors %llu-%llu of read-only device by %s[%d] passed (submit=warn)\n",
+				    bdev, op, (unsigned long long)start,
+				    (unsigned long long)end - 1, current->comm,
+				    task_pid_nr(current));
+	} else if (p == RC_DENY) {
+		rc_count(bdev, GFP_NOWAIT, RC_CMDS_REFUSED, RC_NR_COUNTERS, 0);
+		trace_rocheck_cmd(bdev, op, start, end, RC_VERDICT_REFUSED);
+		pr_warn_ratelimited("%pg: refused passthrough command 0x%02x writing sectors %llu-%llu of read-only device by %s[%d]\n",
+				    bdev, op, (unsigned long long)start,
+				    (unsigned long long)end - 1, current->comm,
+				    task_pid_nr(current));
+	}
+	return p;
+}
+
+static blk_status_t rc_passthrough(struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+	enum rc_policy p = RC_OFF;
+	struct block_device *bdev;
+	struct scsi_cmnd *scmd;
+	sector_t start, end;
+	bool scsi;
+
+	if (!disk || !rc_rq_writes(rq, &scsi, &start, &end))
+		return BLK_STS_OK;
+	scmd = scsi ? blk_mq_rq_to_pdu(rq) : NULL;
+	rcu_read_lock();
+	bdev = rc_ro_in_range(disk, start, end);
+	if (bdev)
+		p = rc_cmd_verdict(bdev, scmd ? scmd->cmnd[0] : 0, start, end);
+	rcu_read_unlock();
+	if (p != RC_DENY)
+		return BLK_STS_OK;
+	if (scmd) {
+		/*
+		 * What a write-protected disk answers: DATA PROTECT, 27h/00h.
+		 * The buffer is cleared only when a command is dispatched.
+		 */
+		memset(scmd->sense_buffer, 0, SCSI_SENSE_BUFFERSIZE);
+		scsi_build_sense(scmd, 0, DATA_PROTECT, 0x27, 0x00);
+		scmd->sense_len = min(8 + scmd->sense_buffer[7],
+				      SCSI_SENSE_BUFFERSIZE);
+	}
+	return BLK_STS_IOERR;
+}
+
 static struct blk_hook_ops rc_hook_ops = {
 	.open = rc_open,
 	.submit = rc_submit,
+	.passthrough = rc_passthrough,
 };
 
 /* ---- debugfs ---- */

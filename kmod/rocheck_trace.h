@@ -16,7 +16,10 @@
 
 #ifndef _ROCHECK_VERDICT
 #define _ROCHECK_VERDICT
-/* What rocheck did with a write open or a bio; silent passes are not traced. */
+/*
+ * What rocheck did with a write open, a bio or a passthrough command;
+ * silent passes are not traced.
+ */
 enum rc_verdict {
 	RC_VERDICT_EXEMPT,
 	RC_VERDICT_WARNED,
@@ -76,6 +79,32 @@ TRACE_EVENT(rocheck_bio,
 		      MAJOR(__entry->dev), MINOR(__entry->dev),
 		      __get_str(op), (unsigned long long)__entry->sector,
 		      __entry->bytes, show_rc_verdict(__entry->verdict),
+		      __entry->comm, __entry->pid)
+);
+
+TRACE_EVENT(rocheck_cmd,
+	    TP_PROTO(struct block_device *bdev, u8 opcode, sector_t start,
+		     sector_t end, enum rc_verdict verdict),
+	    TP_ARGS(bdev, opcode, start, end, verdict),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(u8, opcode)
+			     __field(sector_t, start)
+			     __field(sector_t, end)
+			     __field(int, verdict)
+			     __field(pid_t, pid)
+			     __array(char, comm, TASK_COMM_LEN)),
+	    TP_fast_assign(__entry->dev = bdev->bd_dev;
+			   __entry->opcode = opcode;
+			   __entry->start = start;
+			   __entry->end = end;
+			   __entry->verdict = verdict;
+			   __entry->pid = task_pid_nr(current);
+			   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
+	    TP_printk("%d,%d opcode=0x%02x sectors %llu-%llu %s by %s[%d]",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      __entry->opcode, (unsigned long long)__entry->start,
+		      (unsigned long long)__entry->end - 1,
+		      show_rc_verdict(__entry->verdict),
 		      __entry->comm, __entry->pid)
 );
 
