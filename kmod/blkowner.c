@@ -412,17 +412,14 @@ static struct bo_owner *bo_wb_owner(unsigned long owner, gfp_t gfp)
 }
 
 /*
- * The last step of our completion handlers.  Waking the exit waiter may
- * switch to it at once (a completion in process context, preemptible):
- * inside an RCU read-side section, exit's synchronize_rcu() then waits
- * until this handler is done with the module's code.
+ * The last step of our completion handlers.  A handler still has its
+ * return ahead of it in the module's code when exit wakes up; exit's
+ * grace periods (bo_wait_handlers()) outlast it.
  */
 static void bo_inflight_put(void)
 {
-	rcu_read_lock();
 	if (atomic_dec_and_test(&bo_inflight))
 		wake_up(&bo_inflight_wq);
-	rcu_read_unlock();
 }
 
 static void bo_charged_end_io(struct bio *bio)
@@ -723,6 +720,7 @@ static int bo_stats_show(struct seq_file *m, void *v)
 	for (i = 0; i < BO_NR_COUNTERS; i++)
 		seq_printf(m, "%s %llu\n", bo_counter_names[i], bo_sum(i));
 	seq_printf(m, "entries %ld\n", bo_entries());
+	seq_printf(m, "inflight %d\n", atomic_read(&bo_inflight));
 	bo_table_show(m);
 	return 0;
 }
@@ -763,6 +761,22 @@ out_table:
 	return ret;
 }
 
+/*
+ * Wait until no completion handler runs the module's code.  After the
+ * count drops to zero a handler may still be returning: in interrupt or
+ * softirq context, with preemption off, which synchronize_rcu() waits
+ * for; or in a task (a driver completing from a workqueue) that may be
+ * preempted just after the wake-up, which only a grace period of RCU Tasks
+ * (a voluntary context switch of every task) outlasts, as for ftrace
+ * trampolines.
+ */
+static void bo_wait_handlers(void)
+{
+	wait_event(bo_inflight_wq, !atomic_read(&bo_inflight));
+	synchronize_rcu();
+	synchronize_rcu_tasks();
+}
+
 static void __exit bo_exit(void)
 {
 	struct bo_owner *o;
@@ -771,8 +785,7 @@ static void __exit bo_exit(void)
 	blk_hooks_unregister(&bo_hook_ops);
 	debugfs_remove_recursive(bo_debugfs);
 	/* Split-off and counted bios end in our code. */
-	wait_event(bo_inflight_wq, !atomic_read(&bo_inflight));
-	synchronize_rcu();	/* see bo_inflight_put() */
+	bo_wait_handlers();
 	xa_for_each(&bo_wb_owners, id, o)
 		kfree(o);
 	xa_destroy(&bo_wb_owners);

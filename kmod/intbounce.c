@@ -236,17 +236,14 @@ static bool ib_alloc_pages(struct bio *bounce, unsigned int nr, bool nowait)
 }
 
 /*
- * The last step of our completion handlers.  Waking the exit waiter may
- * switch to it at once (a completion in process context, preemptible):
- * inside an RCU read-side section, exit's synchronize_rcu() then waits
- * until this handler is done with the module's code.
+ * The last step of our completion handlers.  A handler still has its
+ * return ahead of it in the module's code when exit wakes up; exit's
+ * grace periods (ib_wait_handlers()) outlast it.
  */
 static void ib_inflight_put(void)
 {
-	rcu_read_lock();
 	if (atomic_dec_and_test(&ib_inflight))
 		wake_up(&ib_inflight_wq);
-	rcu_read_unlock();
 }
 
 static void ib_end_io(struct bio *bounce)
@@ -616,12 +613,27 @@ free_pool:
 	return ret;
 }
 
+/*
+ * Wait until no completion handler runs the module's code.  After the
+ * count drops to zero a handler may still be returning: in interrupt or
+ * softirq context, with preemption off, which synchronize_rcu() waits
+ * for; or in a task (a driver completing from a workqueue) that may be
+ * preempted just after the wake-up, which only a grace period of RCU Tasks
+ * (a voluntary context switch of every task) outlasts, as for ftrace
+ * trampolines.
+ */
+static void ib_wait_handlers(void)
+{
+	wait_event(ib_inflight_wq, !atomic_read(&ib_inflight));
+	synchronize_rcu();
+	synchronize_rcu_tasks();
+}
+
 static void __exit ib_exit(void)
 {
 	blk_hooks_unregister(&ib_hook_ops);
 	/* No new bounces now; wait for the ones the device still holds. */
-	wait_event(ib_inflight_wq, !atomic_read(&ib_inflight));
-	synchronize_rcu();	/* see ib_inflight_put() */
+	ib_wait_handlers();
 	debugfs_remove_recursive(ib_debugfs);
 	/* The last retry worker may still be returning from its callback. */
 	destroy_workqueue(ib_retry_wq);
