@@ -17,17 +17,20 @@
 
 #include "blkpolicy_param.h"
 
-enum { HT_OPEN, HT_OPEN_WRITE, HT_SUBMIT, HT_SUBMIT_WRITE, HT_PREP, HT_DIRTY,
-	HT_THROTTLE, HT_NR };
+enum { HT_OPEN, HT_OPEN_WRITE, HT_SUBMIT, HT_SUBMIT_WRITE, HT_PASSTHROUGH,
+	HT_PREP, HT_DIRTY, HT_THROTTLE, HT_MIGRATE, HT_SPLIT, HT_NR };
 
 static const char * const ht_names[HT_NR] = {
 	[HT_OPEN] = "open",
 	[HT_OPEN_WRITE] = "open_write",
 	[HT_SUBMIT] = "submit",
 	[HT_SUBMIT_WRITE] = "submit_write",
+	[HT_PASSTHROUGH] = "passthrough",
 	[HT_PREP] = "integrity_prep",
 	[HT_DIRTY] = "folio_dirtied",
 	[HT_THROTTLE] = "dirty_throttle",
+	[HT_MIGRATE] = "folio_migrate",
+	[HT_SPLIT] = "folio_split",
 };
 
 static atomic_long_t ht_count[HT_NR];
@@ -47,6 +50,12 @@ static blk_status_t ht_submit(struct bio *bio)
 	atomic_long_inc(&ht_count[HT_SUBMIT]);
 	if (op_is_write(bio_op(bio)))
 		atomic_long_inc(&ht_count[HT_SUBMIT_WRITE]);
+	return BLK_STS_OK;
+}
+
+static blk_status_t ht_passthrough(struct request *rq)
+{
+	atomic_long_inc(&ht_count[HT_PASSTHROUGH]);
 	return BLK_STS_OK;
 }
 
@@ -73,12 +82,25 @@ static int ht_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	return 0;
 }
 
+static void ht_folio_migrate(struct folio *dst, struct folio *src)
+{
+	atomic_long_inc(&ht_count[HT_MIGRATE]);
+}
+
+static void ht_folio_split(struct folio *folio, int old_order, int new_order)
+{
+	atomic_long_inc(&ht_count[HT_SPLIT]);
+}
+
 static struct blk_hook_ops ht_ops = {
 	.open = ht_open,
 	.submit = ht_submit,
+	.passthrough = ht_passthrough,
 	.integrity_prep = ht_integrity_prep,
 	.folio_dirtied = ht_folio_dirtied,
 	.dirty_throttle = ht_dirty_throttle,
+	.folio_migrate = ht_folio_migrate,
+	.folio_split = ht_folio_split,
 };
 
 static DEFINE_MUTEX(ht_lock);

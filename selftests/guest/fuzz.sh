@@ -87,15 +87,23 @@ for spec in "rocheck open=maybe" "rocheck submit=" "rocheck dev_policy=sda=x" \
 	    "pidisk_test lbs=8192" "pidisk_test max_segments=0" \
 	    "pidisk_test delay_ms=1s" "pidisk_test size_mb=99999"; do
 	tried=$((tried + 1))
+	m=${spec%% *} p=${spec#* } p=${p%%=*}
+	msg="$m: $p: invalid value, accepted: "
+	n=$(dmesg | grep -c "$msg")
 	# shellcheck disable=SC2086
-	if ! modprobe $spec 2>/dev/null && ! grep -q "^${spec%% *} " /proc/modules; then
+	out=$(modprobe $spec 2>&1)
+	# Refused for this value: EINVAL, the dmesg line naming the accepted
+	# values, and nothing loaded; any other failure is not a refusal.
+	if grep -q 'Invalid argument' <<< "$out" &&
+	   [ "$(dmesg | grep -c "$msg")" -gt "$n" ] &&
+	   ! grep -q "^$m " /proc/modules; then
 		refused=$((refused + 1))
 	else
-		diag "load accepted: $spec"
-		rmmod "${spec%% *}" 2>/dev/null
+		diag "not refused as a bad value: $spec ($out)"
+		rmmod "$m" 2>/dev/null
 	fi
 done
-expect_eq "hostile values at load time refused, module not loaded" "$tried" "$refused"
+expect_eq "hostile values at load time refused with EINVAL and a dmesg line naming the accepted values, module not loaded" "$tried" "$refused"
 
 # Every line the modules printed, and every file they expose: no raw
 # pointers (a kernel address is 0xffff followed by 12 hex digits).

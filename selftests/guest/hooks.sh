@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# numa: 2
 #
 # Platform: each hook of hooks.patch fires where it should, stops firing
 # when its module detaches, and survives load/unload under I/O.
@@ -12,10 +13,15 @@ count() { awk -v k="$1" '$1 == k { print $2 }' $C; }
 modprobe null_blk nr_devices=1 gb=1 || bail "null_blk"
 wait_for_dev /dev/nullb0 || bail "no /dev/nullb0"
 
-# Nothing loaded: no policy, I/O works as in vanilla.
-ok_if "without modules: no hook consumer is present" test ! -e $C
-ok_if "without modules: write+read round trip on null_blk" \
-	dd if=/dev/zero of=/dev/nullb0 bs=4k count=16 oflag=direct status=none
+# Nothing loaded: the hooks are patched-out jumps; I/O works as in vanilla.
+modprobe loop || bail "loop"
+truncate -s 1M /tmp/rt.img
+rt=$(losetup --find --show /tmp/rt.img) || bail "losetup"
+head -c 65536 /dev/urandom > /tmp/rt
+dd if=/tmp/rt of="$rt" bs=4k count=16 oflag=direct status=none
+ok_if "without modules: 64 KiB written to $rt read back the same (O_DIRECT)" \
+	cmp -s -n 65536 /tmp/rt <(dd if="$rt" bs=64k count=1 iflag=direct status=none)
+losetup -d "$rt"
 
 modprobe blkhooks_test || bail "cannot load blkhooks_test"
 ok_if "blkhooks_test loads and exposes counters" test -r $C
@@ -59,6 +65,31 @@ expect_gt "dirty_throttle hook fires for the buffered writer" \
 expect_gt "dirty_throttle hook fires at ratelimit points only (< 256 for 1024 pages)" \
 	256 "$(( $(count dirty_throttle) - t ))"
 
+# passthrough: an INQUIRY through SG_IO is executed with blk_execute_rq().
+p=$(count passthrough)
+sg_inq "$sd" >/dev/null 2>&1 || fail "sg_inq $sd"
+expect_gt "passthrough hook fires for an SG_IO INQUIRY" "$(count passthrough)" "$p"
+
+# folio_migrate: 16 dirty page-cache pages moved to the other node;
+# folio_split: an XFS file cached in large folios split to pages.
+modprobe -r scsi_debug
+modprobe scsi_debug dif=1 dix=1 guard=0 dev_size_mb=320 || bail "scsi_debug"
+sleep 1
+sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+mkfs.xfs -q -f "$sd" && mount "$sd" /mnt || bail "mkfs.xfs/mount $sd"
+taskset -c 0 dd if=/dev/urandom of=/mnt/m bs=4k count=16 status=none
+m=$(count folio_migrate)
+out=$("$ST_HELPERS/movepages" /mnt/m 1)
+diag "movepages: $out"
+expect_gt "folio_migrate hook fires for each of 16 moved folios (>= 16)" \
+	"$(count folio_migrate)" $((m + 15))
+dd if=/dev/urandom of=/mnt/s bs=1M count=2 status=none
+sp=$(count folio_split)
+echo "/mnt/s,0x0,0x200" > /sys/kernel/debug/split_huge_pages
+expect_gt "folio_split hook fires when an XFS file's large folios split" \
+	"$(count folio_split)" "$sp"
+umount /mnt
+
 # Detach: counters must stop although the module stays loaded.
 echo 0 > /sys/module/blkhooks_test/parameters/attached
 snap=$(cat $C)
@@ -95,7 +126,7 @@ done
 wait $fio_pid
 expect_eq "fio survives $cycles load/unload cycles with no error" 0 "$?"
 expect_eq "every load and unload succeeded" 0 "$bad"
-ok_if "module reference count is back to zero" \
+ok_if "blkhooks_test is not loaded after the last unload" \
 	bash -c '! grep -q "^blkhooks_test " /proc/modules'
 
 # With 5-level paging, KASAN misreads an interrupt during identify_cpu() as

@@ -452,8 +452,14 @@ expect_eq "md raid1 over PI disks, auto: no raced write fails, none unreadable, 
 old=$(cat $P/mode)
 ok_if "mode=bogus is refused" bash -c "! echo bogus > $P/mode 2>/dev/null"
 expect_eq "mode keeps its value" "$old" "$(cat $P/mode)"
-rmmod intbounce
-ok_if "pool_pages below one bio is refused at load" bash -c '! modprobe intbounce pool_pages=8 2>/dev/null'
 ok_if "dmesg names the accepted values" \
 	bash -c "dmesg | grep -q 'intbounce: mode: invalid value, accepted: off, always, auto, retry'"
+rmmod intbounce
+n=$(dmesg | grep -c 'intbounce: pool_pages: invalid value, accepted: ')
+out=$(modprobe intbounce pool_pages=8 2>&1)
+ok_if "pool_pages below one bio is refused at load with EINVAL ($out)" \
+	grep -q 'Invalid argument' <<< "$out"
+expect_gt "and dmesg names the accepted pool_pages values" \
+	"$(dmesg | grep -c 'intbounce: pool_pages: invalid value, accepted: ')" "$n"
+ok_if "and intbounce is not loaded" bash -c '! grep -q "^intbounce " /proc/modules'
 st_done

@@ -221,11 +221,15 @@ loop_case() {	# loop_case LABEL
 	blockdev --setrw "$sd"
 	expect_eq "$1: loop opened read-write before the flip leaves the disk unchanged" "$before" "$after"
 }
-# Vanilla already refuses here: loop writes through the bdev file, whose
-# write_iter returns EPERM for a read-only device.
+# A compatibility check, not rocheck's doing: vanilla refuses here too, as
+# loop writes through the bdev file, whose write_iter returns EPERM for a
+# read-only device before any bio exists.  With rocheck loaded the same
+# must hold (and nothing reaches its submit check).
 loop_case "vanilla"
 load
+r=$(stat "$name" bios_refused)
 loop_case "rocheck"
+expect_eq "rocheck: loop's refused write never reached the submit check" "$r" "$(stat "$name" bios_refused)"
 unload
 
 # ---- d. compatibility matrix --------------------------------------------
@@ -298,8 +302,9 @@ zap_case() {	# zap_case LABEL EXPECT FLAGS
 	fi
 }
 blockdev --setro "$sd"
-ok_if "vanilla: blkdiscard on the read-only node itself fails (ioctl check)" \
-	bash -c "! blkdiscard -o 0 -l 1048576 $sd 2>/dev/null"
+out=$(blkdiscard -o 0 -l 1048576 "$sd" 2>&1); st=$?
+ok_if "vanilla: blkdiscard on the read-only node itself fails with EPERM (ioctl check; exit $st: $out)" \
+	test "$st" -eq 1 -a -n "$(grep 'Operation not permitted' <<< "$out")"
 blockdev --setrw "$sd"
 zap_case vanilla changed ""
 zap_case vanilla changed "-z"
