@@ -70,7 +70,11 @@ loop_case() {
 	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s (limit 1024), foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%), $((charged / 1024)) KiB from the start"
 }
 loop_case "ext4 on buffered $loop, vanilla"
-expect_gt "vanilla: the backing file is written back above the limit (> 1.5x)" "$total" $((MiB * 3 / 2))
+# Vanilla writes all 32 MiB within the 15 s: 2128-2138 KiB/s here, 1569
+# KiB/s on the debug kernel (ST_SLOW > 1), where 1.25x is the bound.
+over=$(( ${ST_SLOW:-1} > 1 ? 125 : 150 ))
+expect_gt "vanilla: the backing file is written back above the limit (> $over%)" \
+	"$total" $((MiB * over / 100))
 ok_if "vanilla: foo is charged less than 10% of the disk writes ($share%)" test "$share" -lt 10
 modprobe blkowner || bail "blkowner"
 loop_case "ext4 on buffered $loop, blkowner"

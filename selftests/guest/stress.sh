@@ -259,10 +259,10 @@ st=$?
 fs=$(forced failslab) fp=$(forced fail_page_alloc)
 for f in failslab fail_page_alloc; do inject $f 0; done
 diag "failslab+fail_page_alloc 5%: fio exit $st; $(grep -Eo 'err= *[0-9]+' $W/slab.out | sort | uniq -c | tr '\n' ' ')"
-# fio exits 1 when a job saw errors (continue_on_error), 0 when none did;
-# a crash or a kill is 128 and above.
-ok_if "failslab+fail_page_alloc: fio ran to its end (exit $st: 0 or 1, run status printed)" \
-	test "$st" -le 1 -a -n "$(grep 'Run status group' $W/slab.out)"
+# fio's exit status counts its jobs that saw errors (continue_on_error):
+# 0 to 2 for these two (seen: 1 and 2); a crash or a kill is 128 and above.
+ok_if "failslab+fail_page_alloc: fio ran to its end (exit $st: 0 to 2, run status printed)" \
+	test "$st" -le 2 -a -n "$(grep 'Run status group' $W/slab.out)"
 diag "intbounce: $(grep -E 'pool_waits|alloc_failures|bios_bounced' $F/intbounce/stats | tr '\n' ' ')"
 expect_gt "failslab forced failures during the run ($fs)" "$fs" 0
 expect_gt "fail_page_alloc forced failures during the run ($fp)" "$fp" 0
