@@ -33,43 +33,11 @@ echo 100 > /proc/sys/vm/dirty_expire_centisecs
 echo 100 > /proc/sys/vm/dirty_writeback_centisecs
 sync
 
-sectors() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
-charged() {
-	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/foo/blkio.throttle.io_service_bytes | head -1 | grep . || echo 0
-}
 echo "$dev $MiB" > $CG/foo/blkio.throttle.write_bps_device
 
-# loop_case LABEL: 32 MiB buffered dd into ext4 on the loop device from
-# foo; the disk under the backing file is limited to 1 MiB/s for foo.
-# Sets total (disk bytes/s over the 15 s from the dd's start: vanilla
-# writes all 32 MiB back within them), rate (disk bytes/s over the last
-# 12 s: the throttled steady state), share (percent of those bytes charged
-# to foo) and charged (bytes charged to foo over the 15 s).
-# blk-throttle counts a bio when it enters, before it waits, so with a
-# backlog the share is above 100% (blkowner_part.sh: 112%); what foo can
-# be charged at most is what it wrote, 32 MiB and the file's share of the
-# filesystem above it.
-loop_case() {
-	local pid c c0 c1 d d0 d1 t t0 t1
-	c=$(charged) d=$(sectors) t=${EPOCHREALTIME/./}
-	bash -c "echo \$\$ > $CG/foo/cgroup.procs && exec dd if=/dev/zero of=/mnt2/f bs=1M count=32 status=none" &
-	pid=$!
-	sleep 3
-	c0=$(charged) d0=$(sectors) t0=${EPOCHREALTIME/./}
-	sleep 12
-	c1=$(charged) d1=$(sectors) t1=${EPOCHREALTIME/./}
-	echo "$dev 0" > $CG/foo/blkio.throttle.write_bps_device
-	wait $pid
-	sync; rm -f /mnt2/f; sync; sync
-	echo "$dev $MiB" > $CG/foo/blkio.throttle.write_bps_device
-	total=$(( (d1 - d) * 1000000 / (t1 - t) ))
-	rate=$(( (d1 - d0) * 1000000 / (t1 - t0) ))
-	share=$(( (c1 - c0) * 100 / (d1 - d0 + 1) ))
-	charged=$((c1 - c))
-	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s (limit 1024), foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%), $((charged / 1024)) KiB from the start"
-}
-loop_case "ext4 on buffered $loop, vanilla"
+# Foo can be charged at most what it wrote: 32 MiB and the file's share of
+# the filesystem above it.
+throttled_dd "ext4 on buffered $loop, vanilla" /mnt2/f 32
 # Vanilla writes all 32 MiB within the 15 s: 2128-2138 KiB/s here, 1569
 # KiB/s on the debug kernel (ST_SLOW > 1), where 1.25x is the bound.
 over=$(( ${ST_SLOW:-1} > 1 ? 125 : 150 ))
@@ -77,7 +45,7 @@ expect_gt "vanilla: the backing file is written back above the limit (> $over%)"
 	"$total" $((MiB * over / 100))
 ok_if "vanilla: foo is charged less than 10% of the disk writes ($share%)" test "$share" -lt 10
 modprobe blkowner || bail "blkowner"
-loop_case "ext4 on buffered $loop, blkowner"
+throttled_dd "ext4 on buffered $loop, blkowner" /mnt2/f 32
 # Measured over 12 s: 944-1210 KiB/s (5 runs); the share 96-207%.
 ok_if "blkowner: the backing file's writeback is held within 25% of 1 MiB/s" within "$rate" $MiB 25
 ok_if "blkowner: foo is charged at least 80% of the disk writes ($share%)" \
