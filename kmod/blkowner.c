@@ -267,22 +267,28 @@ static unsigned long bo_current_owner(struct address_space *mapping)
 	return owner;
 }
 
+/* Tag @folio with @owner; counts the entry, or the failure. */
+static bool bo_store_owner(struct folio *folio, unsigned long owner)
+{
+	int ret;
+
+	ret = bo_table_store(folio, (owner << BO_HASH_BITS) | bo_page_hash(folio));
+	if (ret < 0) {
+		bo_inc(BO_TAG_FAILED);
+		return false;
+	}
+	if (!ret)
+		this_cpu_inc(bo_stats.entries);
+	return true;
+}
+
 static void bo_folio_dirtied(struct folio *folio,
 			     struct address_space *mapping)
 {
 	unsigned long owner = bo_current_owner(mapping);
-	int ret;
 
-	if (!owner)
-		return;
-	ret = bo_table_store(folio, (owner << BO_HASH_BITS) | bo_page_hash(folio));
-	if (ret < 0) {
-		bo_inc(BO_TAG_FAILED);
-		return;
-	}
-	if (!ret)
-		this_cpu_inc(bo_stats.entries);
-	bo_inc(BO_PAGES_TAGGED);
+	if (owner && bo_store_owner(folio, owner))
+		bo_inc(BO_PAGES_TAGGED);
 }
 
 /*
@@ -350,7 +356,6 @@ static void bo_folio_split(struct folio *folio, int old_order, int new_order)
 {
 	unsigned long v, owner, i, step = 1UL << new_order;
 	struct folio *part;
-	int ret;
 
 	if (bo_table_empty() || folio_test_anon(folio) || !folio->mapping)
 		return;
@@ -362,15 +367,8 @@ static void bo_folio_split(struct folio *folio, int old_order, int new_order)
 		part = page_folio(folio_page(folio, i));
 		if (part->mapping != folio->mapping || !folio_test_dirty(part))
 			continue;
-		ret = bo_table_store(part, (owner << BO_HASH_BITS) |
-				     bo_page_hash(part));
-		if (ret < 0) {
-			bo_inc(BO_TAG_FAILED);
-			continue;
-		}
-		if (!ret)
-			this_cpu_inc(bo_stats.entries);
-		bo_inc(BO_OWNERS_SPLIT);
+		if (bo_store_owner(part, owner))
+			bo_inc(BO_OWNERS_SPLIT);
 	}
 }
 

@@ -131,6 +131,19 @@ mbr_partition() {
 		blockdev --rereadpt "$dev" && wait_for_dev "${dev}1"
 }
 
+# throttled_dd_setup: cgroup v1 blkio at $CG with group foo, limited to
+# 1 MiB/s of writes on disk $dev; the flusher starts at 1 MiB dirty and
+# writes back pages older than 1 s, every second.
+throttled_dd_setup() {
+	mkdir -p "$CG" && mount -t cgroup -o blkio blkio "$CG" || bail "cgroup v1 blkio"
+	mkdir -p "$CG/foo"
+	echo 1048576 > /proc/sys/vm/dirty_background_bytes
+	echo $((256 << 20)) > /proc/sys/vm/dirty_bytes
+	echo 100 > /proc/sys/vm/dirty_expire_centisecs
+	echo 100 > /proc/sys/vm/dirty_writeback_centisecs
+	echo "$dev 1048576" > "$CG/foo/blkio.throttle.write_bps_device"
+}
+
 # throttled_dd LABEL FILE MIB: MIB MiB buffered dd into FILE from the cgroup
 # v1 blkio group $CG/foo, whose write limit on disk $dev ($name) is 1 MiB/s,
 # measured on that disk; the limit is lifted for the final sync and set

@@ -25,15 +25,8 @@ grep -q 0 /sys/block/${loop#/dev/}/loop/dio || bail "$loop is not buffered"
 mkdir -p /mnt2
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$loop" >/dev/null 2>&1 &&
 	mount "$loop" /mnt2 || bail "mkfs/mount $loop"
-mkdir -p $CG && mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
-mkdir -p $CG/foo
-echo $MiB > /proc/sys/vm/dirty_background_bytes
-echo $((256 * MiB)) > /proc/sys/vm/dirty_bytes
-echo 100 > /proc/sys/vm/dirty_expire_centisecs
-echo 100 > /proc/sys/vm/dirty_writeback_centisecs
 sync
-
-echo "$dev $MiB" > $CG/foo/blkio.throttle.write_bps_device
+throttled_dd_setup
 
 # Foo can be charged at most what it wrote: 32 MiB and the file's share of
 # the filesystem above it.

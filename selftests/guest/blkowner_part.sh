@@ -15,14 +15,7 @@ scsi_debug_load dev_size_mb=256
 mbr_partition "$sd" 2048 || bail "MBR partition on $sd"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "${sd}1" >/dev/null 2>&1 &&
 	mount "${sd}1" /mnt || bail "mkfs/mount ${sd}1"
-mkdir -p $CG && mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
-mkdir -p $CG/foo
-echo $MiB > /proc/sys/vm/dirty_background_bytes
-echo $((256 * MiB)) > /proc/sys/vm/dirty_bytes
-echo 100 > /proc/sys/vm/dirty_expire_centisecs
-echo 100 > /proc/sys/vm/dirty_writeback_centisecs
-
-echo "$dev $MiB" > $CG/foo/blkio.throttle.write_bps_device
+throttled_dd_setup
 
 throttled_dd "ext4 on ${name}1, vanilla" /mnt/f 64
 expect_gt "vanilla: the flusher writes the partition above the limit (> 1.5x)" "$total" $((MiB * 3 / 2))
