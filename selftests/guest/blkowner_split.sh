@@ -23,8 +23,15 @@ charged() {	# bytes written charged to group $1 on device $2
 CG=/sys/fs/cgroup/blkio
 mkdir -p $CG && mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
 mkdir -p $CG/a $CG/b
-# Dirty pages stay dirty (and tagged) for the whole case.
+# Dirty pages stay dirty (and tagged) until the case writes its file back
+# with fsync.  The flusher wakes every dirty_writeback_centisecs and
+# writes a disk back as "over its background threshold" whenever the
+# disk's share of recent writeout has decayed (wb_over_bg_thresh()), so
+# its periodic wakeups are put off past the test; sync(2) would also
+# start an asynchronous flush of everything dirty that can run after
+# sync returns, into the next case.
 echo 30000 > /proc/sys/vm/dirty_expire_centisecs
+echo 360000 > /proc/sys/vm/dirty_writeback_centisecs
 echo $((256 << 20)) > /proc/sys/vm/dirty_background_bytes
 
 # owned_pages: /mnt/src, 4 pages: 0 and 1 dirtied by group a, 2 and 3 by b.
@@ -40,7 +47,7 @@ owned_pages() {
 # the first disk is the file's writeback alone.  dma_alignment is 3 there
 # (scsi_lib: the host's 3, x86 DMA needs no cache-line alignment).
 split_case() {
-	local lbs=$1 g disks sd tgt name r rc off len ca cb
+	local lbs=$1 g disks sd tgt name r rc off len ca cb e
 	rmmod blkowner 2>/dev/null
 	umount /mnt 2>/dev/null
 	rmmod scsi_debug 2>/dev/null
@@ -65,13 +72,18 @@ split_case() {
 		fi
 		for c in "$((8192 - 64)) $lbs" "$((8192 - lbs + 512)) $lbs" "0 16384"; do
 			read -r off len <<< "$c"
-			owned_pages
 			ca=$(charged a "$dev") cb=$(charged b "$dev")
+			[ $mod = blkowner ] && e=$(stat entries)
+			owned_pages
+			if [ $mod = blkowner ]; then
+				expect_eq "lbs $lbs, blkowner: the file's 4 pages carry owners before the direct write" \
+					4 $(( $(stat entries) - e ))
+			fi
 			r=$("$ST_HELPERS/diowrite" /mnt/src "$off" "$len" "$tgt" $((1 << 20)))
 			rc=$?
 			ok_if "lbs $lbs, $mod: O_DIRECT write of $len bytes from a mapped file at offset $off lands intact ($r)" \
 				test $rc -eq 0
-			sync
+			sync /mnt/src
 			ca=$(( $(charged a "$dev") - ca )) cb=$(( $(charged b "$dev") - cb ))
 			if [ $mod = vanilla ]; then
 				expect_eq "lbs $lbs, vanilla: the file's writeback is charged to neither group" "0 0" "$ca $cb"
