@@ -15,8 +15,10 @@
  *   - passthrough execution, under the same policy: a SCSI command (SG_IO,
  *     /dev/sg, bsg) that would write blocks of a read-only disk or
  *     partition ends with CHECK CONDITION, DATA PROTECT / WRITE PROTECTED,
- *     as a write-protected disk answers; on other drivers (NVMe) a
- *     data-out command ends with BLK_STS_IOERR.
+ *     as a write-protected disk answers; such an NVMe I/O command (ioctl,
+ *     io_uring uring_cmd) ends with BLK_STS_IOERR, as does any other
+ *     driver's data-out command.  NVMe admin commands (Format NVM,
+ *     Sanitize) go to the controller's queue, which has no disk: not seen.
  *   - open (default "warn"): a write open of a read-only device is logged,
  *     or refused with -EROFS.  Refusing by default is what broke loop, dm
  *     and md in 2011, and tools that open O_RDWR for read-only work
@@ -27,7 +29,7 @@
  *
  * Counters per device are in /sys/kernel/debug/rocheck/devices; every
  * warned, exempted or refused decision is also a trace event
- * (rocheck:rocheck_open, rocheck:rocheck_bio).
+ * (rocheck:rocheck_open, rocheck:rocheck_bio, rocheck:rocheck_cmd).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,6 +40,7 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/nvme.h>
 #include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -49,7 +52,7 @@
 #include <scsi/scsi_device.h>
 
 #include "blkpolicy_param.h"
-#include "rocheck_cdb.h"
+#include "rocheck_cmd.h"
 
 #define CREATE_TRACE_POINTS
 #include "rocheck_trace.h"
@@ -596,39 +599,69 @@ static struct block_device *rc_ro_in_range(struct gendisk *disk,
 	return NULL;
 }
 
+enum rc_proto { RC_PROTO_OTHER, RC_PROTO_SCSI, RC_PROTO_NVME };
+
+/*
+ * Whose commands @rq carries.  A SCSI disk's parent is its scsi_device,
+ * whose queue carries scsi_cmnds (scsi_device_from_queue() is not
+ * exported).  An NVMe namespace's parent is its controller, of class
+ * "nvme"; every NVMe transport's request starts with struct nvme_request
+ * (nvme_req() in the driver's private nvme.h), which starts with the
+ * command's address.  A multipath namespace's head disk is not the disk
+ * of the queues its commands go to: its read-only state is not seen here.
+ */
+static enum rc_proto rc_rq_proto(struct request *rq)
+{
+	struct device *parent = disk_to_dev(rq->q->disk)->parent;
+
+	if (!parent)
+		return RC_PROTO_OTHER;
+	if (scsi_is_sdev_device(parent) &&
+	    to_scsi_device(parent)->request_queue == rq->q)
+		return RC_PROTO_SCSI;
+	if (parent->class && !strcmp(parent->class->name, "nvme"))
+		return RC_PROTO_NVME;
+	return RC_PROTO_OTHER;
+}
+
 /*
  * The sectors a passthrough command would write, in [*start, *end), or
- * false if it writes none.  SCSI commands are read from their CDB; of
- * other drivers' commands, those that carry data to the device write
- * anywhere.
+ * false if it writes none; *op is its opcode.  SCSI and NVMe commands are
+ * decoded; of other drivers' commands, those that carry data to the
+ * device write anywhere.
  */
-static bool rc_rq_writes(struct request *rq, bool *scsi, sector_t *start,
-			 sector_t *end)
+static bool rc_rq_writes(struct request *rq, enum rc_proto proto, u8 *op,
+			 sector_t *start, sector_t *end)
 {
 	bool data_out = req_op(rq) == REQ_OP_DRV_OUT;
 	struct gendisk *disk = rq->q->disk;
+	struct nvme_command *ncmd;
 	struct scsi_cmnd *scmd;
-	struct device *parent;
-	enum rc_cdb_effect e;
+	enum rc_cmd_effect e;
 	unsigned int shift;
 	u32 blocks = 0;
 	u64 lba = 0;
 
+	*op = 0;
 	*start = 0;
 	*end = get_capacity(disk);
-	/*
-	 * A SCSI disk's parent is its scsi_device, whose queue carries
-	 * scsi_cmnds (scsi_device_from_queue() is not exported).
-	 */
-	parent = disk_to_dev(disk)->parent;
-	*scsi = parent && scsi_is_sdev_device(parent) &&
-		to_scsi_device(parent)->request_queue == rq->q;
-	if (!*scsi)
+	switch (proto) {
+	case RC_PROTO_SCSI:
+		scmd = blk_mq_rq_to_pdu(rq);
+		*op = scmd->cmnd[0];
+		e = rc_cdb_effect(scmd->cmnd, scmd->cmd_len, data_out, &lba,
+				  &blocks);
+		break;
+	case RC_PROTO_NVME:
+		ncmd = *(struct nvme_command **)blk_mq_rq_to_pdu(rq);
+		*op = ncmd->common.opcode;
+		e = rc_nvme_effect(ncmd, data_out, &lba, &blocks);
+		break;
+	default:
 		return data_out;
-	scmd = blk_mq_rq_to_pdu(rq);
-	e = rc_cdb_effect(scmd->cmnd, scmd->cmd_len, data_out, &lba, &blocks);
-	if (e != RC_CDB_RANGE)
-		return e == RC_CDB_UNBOUNDED;
+	}
+	if (e != RC_CMD_RANGE)
+		return e == RC_CMD_UNBOUNDED;
 	shift = ilog2(queue_logical_block_size(rq->q)) - SECTOR_SHIFT;
 	if (lba >= *end >> shift)
 		return false;	/* the device refuses it (LBA out of range) */
@@ -667,24 +700,28 @@ static blk_status_t rc_passthrough(struct request *rq)
 	enum rc_policy p = RC_OFF;
 	struct block_device *bdev;
 	struct scsi_cmnd *scmd;
+	enum rc_proto proto;
 	sector_t start, end;
-	bool scsi;
+	u8 op;
 
-	if (!disk || !rc_rq_writes(rq, &scsi, &start, &end))
+	if (!disk)
 		return BLK_STS_OK;
-	scmd = scsi ? blk_mq_rq_to_pdu(rq) : NULL;
+	proto = rc_rq_proto(rq);
+	if (!rc_rq_writes(rq, proto, &op, &start, &end))
+		return BLK_STS_OK;
 	rcu_read_lock();
 	bdev = rc_ro_in_range(disk, start, end);
 	if (bdev)
-		p = rc_cmd_verdict(bdev, scmd ? scmd->cmnd[0] : 0, start, end);
+		p = rc_cmd_verdict(bdev, op, start, end);
 	rcu_read_unlock();
 	if (p != RC_DENY)
 		return BLK_STS_OK;
-	if (scmd) {
+	if (proto == RC_PROTO_SCSI) {
 		/*
 		 * What a write-protected disk answers: DATA PROTECT, 27h/00h.
 		 * The buffer is cleared only when a command is dispatched.
 		 */
+		scmd = blk_mq_rq_to_pdu(rq);
 		memset(scmd->sense_buffer, 0, SCSI_SENSE_BUFFERSIZE);
 		scsi_build_sense(scmd, 0, DATA_PROTECT, 0x27, 0x00);
 		scmd->sense_len = min(8 + scmd->sense_buffer[7],

@@ -128,7 +128,15 @@ mbr_partition() {
 		printf '\x55\xaa'
 	} > /tmp/mbr
 	dd if=/tmp/mbr of="$dev" bs=512 count=1 conv=notrunc,fsync status=none &&
-		blockdev --rereadpt "$dev" && wait_for_dev "${dev}1"
+		blockdev --rereadpt "$dev" && wait_for_dev "$(part_node "$dev" 1)"
+}
+
+# part_node DISK N: partition N's node (sda1, but nvme0n1p1).
+part_node() {
+	case $1 in
+	*[0-9]) echo "${1}p$2" ;;
+	*) echo "$1$2" ;;
+	esac
 }
 
 # throttled_dd_setup: cgroup v1 blkio at $CG with group foo, limited to
