@@ -56,6 +56,9 @@
 #include <linux/xarray.h>
 
 #include "blkowner_table.h"
+
+#define CREATE_TRACE_POINTS
+#include "blkowner_trace.h"
 #include "blkpolicy_param.h"
 
 /* Owner word layout: | serial:36 | id:20 | hash:7 | (63 bits) */
@@ -225,6 +228,11 @@ static unsigned long bo_owner_of(struct cgroup_subsys_state *css)
 		BO_ID_BITS) | css->id;
 }
 
+static int bo_owner_id(unsigned long owner)
+{
+	return owner & GENMASK(BO_ID_BITS - 1, 0);
+}
+
 /* The io controller's hierarchy is v2 if it is bound to the default one. */
 static bool bo_hier_tracked(void)
 {
@@ -287,8 +295,10 @@ static void bo_folio_dirtied(struct folio *folio,
 {
 	unsigned long owner = bo_current_owner(mapping);
 
-	if (owner && bo_store_owner(folio, owner))
+	if (owner && bo_store_owner(folio, owner)) {
 		bo_inc(BO_PAGES_TAGGED);
+		trace_blkowner_tagged(folio, bo_owner_id(owner));
+	}
 }
 
 /*
@@ -319,6 +329,7 @@ static unsigned long bo_take_owner(struct folio *folio)
 	if ((v & GENMASK(BO_HASH_BITS - 1, 0)) != bo_page_hash(folio)) {
 		this_cpu_dec(bo_stats.entries);
 		bo_inc(BO_OWNER_STALE);
+		trace_blkowner_owner_stale(folio, bo_owner_id(v >> BO_HASH_BITS));
 		return 0;
 	}
 	if (folio_test_dirty(folio) && !bo_table_restore(folio, v))
@@ -379,7 +390,7 @@ static void bo_folio_split(struct folio *folio, int old_order, int new_order)
  */
 static struct bo_owner *bo_wb_owner(unsigned long owner, gfp_t gfp)
 {
-	unsigned long id = owner & GENMASK(BO_ID_BITS - 1, 0), cur;
+	unsigned long id = bo_owner_id(owner), cur;
 	struct bo_owner *o, *old;
 
 	o = xa_load(&bo_wb_owners, id);
@@ -474,7 +485,7 @@ static void bo_account(struct bio *bio, unsigned long owner)
 /* Associate @bio with the cgroup @owner names; false if it is gone. */
 static bool bo_associate(struct bio *bio, unsigned long owner)
 {
-	int id = owner & GENMASK(BO_ID_BITS - 1, 0);
+	int id = bo_owner_id(owner);
 	u64 serial = owner >> BO_ID_BITS;
 	struct cgroup_subsys_state *css;
 	bool found = false;
@@ -488,11 +499,13 @@ static bool bo_associate(struct bio *bio, unsigned long owner)
 	rcu_read_unlock();
 	if (!found) {
 		bo_inc(BO_OWNER_NOT_FOUND);
+		trace_blkowner_owner_not_found(bio, id);
 		return false;
 	}
 	bio_associate_blkg_from_css(bio, css);
-	css_put(css);
 	bo_inc(BO_BIOS_RECHARGED);
+	trace_blkowner_recharged(bio, css);
+	css_put(css);
 	bo_account(bio, owner);
 	return true;
 }
@@ -548,6 +561,7 @@ static unsigned int bo_submit_front(struct bio *bio, unsigned int bytes,
 		return 0;
 	atomic_inc(&bo_inflight);
 	bo_inc(BO_BIOS_SPLIT);
+	trace_blkowner_split(front, bo_owner_id(owner));
 	front->bi_private = bio;
 	front->bi_end_io = bo_split_end_io;
 	bio_inc_remaining(bio);
@@ -689,7 +703,7 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	if (!owner)
 		return 0;
 	/* Records live until unload, which first unregisters this hook. */
-	o = xa_load(&bo_wb_owners, owner & GENMASK(BO_ID_BITS - 1, 0));
+	o = xa_load(&bo_wb_owners, bo_owner_id(owner));
 	/* Held bytes are part of those in flight: count them only if need be. */
 	if (!o || READ_ONCE(o->owner) != owner ||
 	    atomic_long_read(&o->inflight) <= budget ||
@@ -698,6 +712,9 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	if (flags & BDP_ASYNC)
 		return -EAGAIN;
 	bo_inc(BO_DIRTIER_PAUSES);
+	trace_blkowner_dirtier_paused(bo_owner_id(owner),
+				      atomic_long_read(&o->inflight),
+				      jiffies_to_msecs(BO_PAUSE));
 	this_cpu_add(bo_stats.count[BO_DIRTIER_PAUSED_MS],
 		     jiffies_to_msecs(BO_PAUSE));
 	return BO_PAUSE;

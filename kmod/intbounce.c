@@ -50,6 +50,9 @@
 
 #include "blkpolicy_param.h"
 
+#define CREATE_TRACE_POINTS
+#include "intbounce_trace.h"
+
 enum ib_mode { IB_OFF, IB_ALWAYS, IB_AUTO, IB_RETRY };
 
 static const char * const ib_mode_names[] = {
@@ -133,6 +136,15 @@ static struct dentry *ib_debugfs;
 static inline void ib_inc(enum ib_counter c)
 {
 	atomic64_inc(&ib_count[c]);
+}
+
+/* Count and trace a write left as it is; true, for the hook to return. */
+static bool ib_skip(struct bio *bio, enum ib_counter why)
+{
+	ib_inc(why);
+	trace_intbounce_skipped(bio, ib_counter_names[why] +
+				     sizeof("skipped_") - 1);
+	return true;
 }
 
 static struct bp_words ib_mode_words = {
@@ -223,9 +235,11 @@ static bool ib_alloc_pages(struct bio *bounce, unsigned int nr, bool nowait)
 	bounce->bi_iter.bi_size = 0;
 	if (nowait) {
 		ib_inc(IB_ALLOC_FAILURES);
+		trace_intbounce_alloc_failed(bounce);
 		return false;
 	}
 	ib_inc(IB_POOL_WAITS);
+	trace_intbounce_pool_wait(bounce, nr);
 	mutex_lock(&ib_pool_wait_lock);
 	for (i = 0; i < nr; i++) {
 		page = mempool_alloc(ib_page_pool, GFP_NOIO);
@@ -330,6 +344,7 @@ static struct bio *ib_split(struct bio *bio)
 		return NULL;
 	}
 	ib_inc(IB_BIOS_SPLIT);
+	trace_intbounce_split(split);
 	bio_chain(split, bio);
 	submit_bio_noacct(bio);
 	return split;
@@ -349,6 +364,7 @@ static struct bio *ib_bounce(struct bio *orig)
 				  nowait ? GFP_NOWAIT : GFP_NOIO, &ib_bio_set);
 	if (!bounce) {
 		ib_inc(IB_ALLOC_FAILURES);
+		trace_intbounce_alloc_failed(orig);
 		return NULL;
 	}
 	if (!ib_alloc_pages(bounce, nr, nowait)) {
@@ -402,10 +418,8 @@ static bool ib_bounce_and_replace(struct bio **bio_ptr)
 	if (!bio)
 		return false;
 	*bio_ptr = bio;
-	if (bio->bi_iter.bi_size > ib_max_bounce(bio)) {
-		ib_inc(IB_SKIP_ATOMIC);
-		return true;
-	}
+	if (bio->bi_iter.bi_size > ib_max_bounce(bio))
+		return ib_skip(bio, IB_SKIP_ATOMIC);
 	bounce = ib_bounce(bio);
 	if (!bounce) {
 		ib_end_bio(bio, (bio->bi_opf & REQ_NOWAIT) ? BLK_STS_AGAIN :
@@ -416,6 +430,7 @@ static bool ib_bounce_and_replace(struct bio **bio_ptr)
 	ib_copy_submit_flags(bounce, orig);
 	atomic_inc(&ib_inflight);
 	ib_inc(IB_BIOS_BOUNCED);
+	trace_intbounce_bounced(bio);
 	atomic64_add(bounce->bi_iter.bi_size, &ib_count[IB_BYTES_BOUNCED]);
 	*bio_ptr = bounce;
 	return true;
@@ -435,6 +450,7 @@ static void ib_retry_work(struct work_struct *work)
 
 	bio_put(&r->clone);
 	ib_inc(IB_RETRIES);
+	trace_intbounce_retried(orig);
 	orig->bi_opf &= ~REQ_NOWAIT;
 	submit_bio_noacct(orig);
 	ib_inflight_put();
@@ -475,6 +491,7 @@ static void ib_retry_prepare(struct bio **bio_ptr)
 				&ib_retry_set);
 	if (!clone) {
 		ib_inc(IB_ALLOC_FAILURES);
+		trace_intbounce_alloc_failed(orig);
 		return;		/* sent as it is, without a second chance */
 	}
 	ib_copy_submit_flags(clone, orig);
@@ -483,6 +500,7 @@ static void ib_retry_prepare(struct bio **bio_ptr)
 	clone->bi_end_io = ib_retry_end_io;
 	atomic_inc(&ib_inflight);
 	ib_inc(IB_RETRY_CLONES);
+	trace_intbounce_retry_armed(orig);
 	*bio_ptr = clone;
 }
 
@@ -501,47 +519,29 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 		return true;
 	if (ib_retrying())
 		return ib_bounce_and_replace(bio_ptr);
-	if (bio_op(bio) != REQ_OP_WRITE) {
-		ib_inc(IB_SKIP_NOT_WRITE);
-		return true;
-	}
-	if (!bio_has_data(bio) || !bio_sectors(bio)) {
-		ib_inc(IB_SKIP_NO_DATA);
-		return true;
-	}
-	if (mode == IB_OFF) {
-		ib_inc(IB_SKIP_OFF);
-		return true;
-	}
-	if (bio_integrity(bio)) {
-		ib_inc(IB_SKIP_HAS_PI);
-		return true;
-	}
+	if (bio_op(bio) != REQ_OP_WRITE)
+		return ib_skip(bio, IB_SKIP_NOT_WRITE);
+	if (!bio_has_data(bio) || !bio_sectors(bio))
+		return ib_skip(bio, IB_SKIP_NO_DATA);
+	if (mode == IB_OFF)
+		return ib_skip(bio, IB_SKIP_OFF);
+	if (bio_integrity(bio))
+		return ib_skip(bio, IB_SKIP_HAS_PI);
 	bi = blk_get_integrity(bio->bi_bdev->bd_disk);
-	if (!bi || (bi->flags & BLK_INTEGRITY_NOGENERATE)) {
-		ib_inc(IB_SKIP_NOGENERATE);
-		return true;
-	}
+	if (!bi || (bi->flags & BLK_INTEGRITY_NOGENERATE))
+		return ib_skip(bio, IB_SKIP_NOGENERATE);
 	/* Metadata without a guard: nothing computed over the data. */
-	if (bi->csum_type == BLK_INTEGRITY_CSUM_NONE) {
-		ib_inc(IB_SKIP_NO_CHECKSUM);
-		return true;
-	}
+	if (bi->csum_type == BLK_INTEGRITY_CSUM_NONE)
+		return ib_skip(bio, IB_SKIP_NO_CHECKSUM);
 	/* blk-mq fails it before any split; a split here could not. */
 	if (ib_unaligned(bio))
 		return true;
-	if (bio->bi_opf & REQ_POLLED) {
-		ib_inc(IB_SKIP_POLLED);
-		return true;
-	}
-	if (bio_has_crypt_ctx(bio)) {
-		ib_inc(IB_SKIP_CRYPTO);
-		return true;
-	}
-	if (mode == IB_AUTO && ib_bio_stable(bio)) {
-		ib_inc(IB_SKIP_STABLE);
-		return true;
-	}
+	if (bio->bi_opf & REQ_POLLED)
+		return ib_skip(bio, IB_SKIP_POLLED);
+	if (bio_has_crypt_ctx(bio))
+		return ib_skip(bio, IB_SKIP_CRYPTO);
+	if (mode == IB_AUTO && ib_bio_stable(bio))
+		return ib_skip(bio, IB_SKIP_STABLE);
 
 	if (mode == IB_RETRY) {
 		ib_retry_prepare(bio_ptr);
