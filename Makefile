@@ -6,6 +6,7 @@
 #   make check   build, host checks, all guest selftests (TAP)
 #   make shell   interactive root shell in the guest
 #   make bench   benchmarks, results/bench.json
+#   make design  docs/design.png from docs/design.dot (graphviz)
 #
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
@@ -39,12 +40,12 @@ VM := $(CURDIR)/qemu/vm
 export VARIANT
 
 .PHONY: all deps kernel vanilla modules initramfs helpers check host-check \
-	run shell bench clean help
+	run shell bench design clean help
 
 all: modules
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps
@@ -92,6 +93,9 @@ shell: modules initramfs helpers
 bench: modules vanilla initramfs helpers
 	@mkdir -p results
 	@bench/run
+
+design: deps
+	dot -Tpng -Gdpi=96 docs/design.dot -o docs/design.png
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
