@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
+# plan: 34
 # schedule: alone
 #
 # blkowner.ko: buffered writes of a cgroup v1 blkio group are throttled once

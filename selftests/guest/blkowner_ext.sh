@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
+# plan: 33
 # append: blk_page_ext=on
 # schedule: alone
 #

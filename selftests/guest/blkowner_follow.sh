@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 12
 # numa: 2
 #
 # blkowner.ko: a folio's owner follows the folio.

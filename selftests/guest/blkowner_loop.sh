@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 5
 #
 # blkowner.ko under a buffered loop device: ext4 on /dev/loop0, whose
 # backing file lives on ext4 on the scsi_debug disk.  foo's writeback to

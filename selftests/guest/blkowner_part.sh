@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 4
 #
 # blkowner.ko with ext4 on a partition (MBR, from 1 MiB): the flusher's
 # bios go to sda1 and are remapped to sda, whose blk-throttle limit (v1

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 30
 #
 # blkowner.ko and direct I/O from a mapped file.  Direct I/O buffers need
 # only the queue's dma_alignment (4 bytes on scsi_debug here), so a bio

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
+# plan: 18
 #
 # blkowner.ko's switches and the cgroup life cycle around a tagged page:
 # exempt_sync, enabled=0 while pages are dirtied, hierarchies=none and

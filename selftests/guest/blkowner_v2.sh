@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# plan: 12
 #
 # blkowner.ko on cgroup v2 (issue 5, test d).  The issue expected that
 # with the io controller but not the memory controller the flusher's bios

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 23
 # numa: 2
 #
 # Platform: each hook of hooks.patch fires where it should, stops firing
@@ -134,5 +135,7 @@ ok_if "blkhooks_test is not loaded after the last unload" \
 if dmesg | grep -q "KernelAddressSanitizer initialized"; then
 	ok_if "KASAN kernel runs with 4-level paging (no la57)" \
 		bash -c '! grep -qw la57 /proc/cpuinfo'
+else
+	skip "KASAN kernel runs with 4-level paging (no la57)" "not a KASAN kernel"
 fi
 st_done

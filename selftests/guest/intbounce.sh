@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
+# plan: 98
 #
 # intbounce.ko: direct I/O buffers rewritten while a write is in flight must
 # not fail T10 PI writes.  Every case first shows vanilla failing.

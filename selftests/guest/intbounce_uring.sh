@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 11
 #
 # intbounce.ko and io_uring.  io_uring issues O_DIRECT writes with
 # REQ_NOWAIT first and retries from a worker on EAGAIN; with RWF_NOWAIT

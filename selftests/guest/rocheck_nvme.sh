@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 34
 # nvme: 64
 #
 # rocheck.ko and NVMe passthrough: NVME_IOCTL_IO_CMD on the namespace's

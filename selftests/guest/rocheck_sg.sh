@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 25
 #
 # rocheck.ko and SCSI passthrough: SG_IO on the disk node, the sg driver
 # (/dev/sgN) and bsg (/dev/bsg/H:C:T:L) execute requests that never pass

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# plan: 15
 #
 # rocheck.ko and zone management.  Resetting a zone discards its data, and
 # finishing one moves its write pointer: both change a zoned disk.  The

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 1200
+# plan: 24
 #
 # Reliability: the three modules at once under a mixed, verifying workload
 # while each is unloaded and reloaded and every parameter is switched, one

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
+# plan: 37
 #
 # The trace events of intbounce.ko and blkowner.ko: each step of a debugfs
 # stats counter is one event of the matching name (rocheck's events are

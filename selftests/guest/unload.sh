@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# plan: 6
 # append: preempt=full
 #
 # Unload while completion handlers run in process context.  pidisk_test
