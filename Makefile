@@ -7,16 +7,19 @@
 #   make shell   interactive root shell in the guest
 #   make bench   benchmarks, results/bench.json
 #   make design  docs/design.png from docs/design.dot (graphviz)
+#   make deb     blkpolicy-dkms_<version>_all.deb in DEBOUT
 #
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
-# filter, a shell glob), PARALLEL (guests at a time, default 2 on two or
+# filter, a shell glob), DEBOUT (make deb's output directory, default
+# $KCACHE/deb), PARALLEL (guests at a time, default 2 on two or
 # more cores), STRESS_CYCLES, VM_ACCEL (kvm|tcg, default: probed).
 
 KCACHE ?= $(HOME)/.cache/blkpolicy
 DEBUG ?= 0
 JOBS ?= $(shell nproc)
 TESTS ?= *
+DEBOUT ?= $(KCACHE)/deb
 export KCACHE JOBS
 
 ifeq ($(filter $(DEBUG),0 1),)
@@ -40,12 +43,12 @@ VM := $(CURDIR)/qemu/vm
 export VARIANT
 
 .PHONY: all deps kernel vanilla modules initramfs helpers check host-check \
-	run shell bench design clean help
+	run shell bench design deb clean help
 
 all: modules
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps
@@ -93,6 +96,9 @@ shell: modules initramfs helpers
 bench: modules vanilla initramfs helpers
 	@mkdir -p results
 	@bench/run
+
+deb: deps
+	@scripts/make-deb $(DEBOUT)
 
 design: deps
 	dot -Tpng -Gdpi=96 docs/design.dot -o docs/design.png

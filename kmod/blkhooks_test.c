@@ -194,3 +194,4 @@ module_init(ht_init);
 module_exit(ht_exit);
 MODULE_DESCRIPTION("Count calls of the block layer policy hooks");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(BLKPOLICY_VERSION);

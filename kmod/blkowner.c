@@ -814,3 +814,4 @@ module_init(bo_init);
 module_exit(bo_exit);
 MODULE_DESCRIPTION("Charge writeback I/O to the cgroup that dirtied the page");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(BLKPOLICY_VERSION);

@@ -648,3 +648,4 @@ module_init(ib_init);
 module_exit(ib_exit);
 MODULE_DESCRIPTION("Bounce write data before T10 PI generation so in-flight buffer changes cannot fail writes");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(BLKPOLICY_VERSION);

@@ -383,3 +383,4 @@ module_init(pd_init);
 module_exit(pd_exit);
 MODULE_DESCRIPTION("Memory-backed test disk with T10 PI and settable segment limits");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(BLKPOLICY_VERSION);

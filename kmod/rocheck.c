@@ -817,3 +817,4 @@ module_init(rc_init);
 module_exit(rc_exit);
 MODULE_DESCRIPTION("Enforce the read-only flag of block devices at open and at bio submission");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(BLKPOLICY_VERSION);
