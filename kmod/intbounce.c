@@ -448,11 +448,16 @@ static void ib_retry_work(struct work_struct *work)
 	struct ib_retry *r = container_of(work, struct ib_retry, work);
 	struct bio *orig = r->orig;
 
-	bio_put(&r->clone);
 	ib_inc(IB_RETRIES);
 	trace_intbounce_retried(orig);
 	orig->bi_opf &= ~REQ_NOWAIT;
+	/*
+	 * The clone, and the work item in it, are freed only after the
+	 * resubmission: ib_retrying() reads this work item to know that the
+	 * hook runs for a retry.
+	 */
 	submit_bio_noacct(orig);
+	bio_put(&r->clone);
 	ib_inflight_put();
 }
 
