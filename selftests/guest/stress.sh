@@ -277,6 +277,6 @@ for m in rocheck intbounce blkowner; do rmmod_wait $m && ok=$((ok + 1)); done
 expect_eq "after fault injection all three modules unload" 3 "$ok"
 for m in rocheck intbounce blkowner; do modprobe $m || fail "reload $m"; done
 ok_if "and the disk takes verified writes with all three loaded" \
-	fio --name=after --filename="$A" --rw=randwrite --bs=64k --direct=1 --size=8m \
+	fio --name=after --filename="$A" --rw=randwrite --bs=64k --direct=1 --size=8m --eta=never \
 	--verify=crc32c --do_verify=1 --verify_fatal=1 --output=/dev/null
 st_done
