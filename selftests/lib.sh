@@ -12,6 +12,16 @@ diag() { echo "# $*"; }
 
 pass() { echo "ok - $*"; }
 
+# rc_stat DEV COUNTER: a per-device rocheck counter from its debugfs
+# devices file (0 if never counted).
+rc_stat() {
+	local v
+	v=$(awk -v d="$1" -v k="$2" '$1 == d {
+		for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' \
+		/sys/kernel/debug/rocheck/devices 2>/dev/null)
+	echo "${v:-0}"
+}
+
 # skip DESC REASON: a check that cannot run here, reported (TAP SKIP) and
 # counted in the file's plan.
 skip() { echo "ok - $1 # SKIP $2"; }

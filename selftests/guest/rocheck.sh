@@ -8,17 +8,9 @@
 . "$(dirname "$0")/../lib.sh"
 
 P=/sys/module/rocheck/parameters
-D=/sys/kernel/debug/rocheck/devices
 mkdir -p /run/mdadm
 modprobe loop max_loop=8 || bail "loop"
 
-# stat DEV COUNTER: a per-device rocheck counter (0 if never counted).
-stat() {
-	local v
-	v=$(awk -v d="$1" -v k="$2" '$1 == d {
-		for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' $D 2>/dev/null)
-	echo "${v:-0}"
-}
 can_rw() { (exec 3<>"$1") 2>/dev/null; }
 can_wo() { (exec 3>"$1") 2>/dev/null; }
 can_ro() { (exec 3<"$1") 2>/dev/null; }
@@ -44,22 +36,22 @@ blockdev --setro "$sd"
 ok_if "vanilla: O_RDWR open of a read-only disk succeeds" can_rw "$sd"
 load
 expect_eq "default policies are open=warn submit=deny" "warn deny" "$(cat $P/open) $(cat $P/submit)"
-w=$(stat "$name" open_warned)
+w=$(rc_stat "$name" open_warned)
 ok_if "open=warn: O_RDWR open allowed" can_rw "$sd"
-expect_eq "open=warn: the open is counted" "$((w + 1))" "$(stat "$name" open_warned)"
+expect_eq "open=warn: the open is counted" "$((w + 1))" "$(rc_stat "$name" open_warned)"
 ok_if "open=warn: dmesg names device, task and verdict" \
 	bash -c "dmesg | grep -Eq 'rocheck: $name: write open of read-only device by .+\[[0-9]+\] allowed \(open=warn\)'"
 echo off > $P/open
-w=$(stat "$name" open_warned)
+w=$(rc_stat "$name" open_warned)
 ok_if "open=off: O_RDWR open allowed" can_rw "$sd"
-expect_eq "open=off: nothing counted" "$w" "$(stat "$name" open_warned)"
+expect_eq "open=off: nothing counted" "$w" "$(rc_stat "$name" open_warned)"
 echo deny > $P/open
 ok_if "open=deny: O_RDWR open refused" bash -c "! (exec 3<>$sd) 2>/dev/null"
 ok_if "open=deny: O_WRONLY open refused" bash -c "! (exec 3>$sd) 2>/dev/null"
 ok_if "open=deny: the error is EROFS" \
 	bash -c "(exec 3<>$sd) 2>&1 | grep -q 'Read-only file system'"
 ok_if "open=deny: O_RDONLY open allowed" can_ro "$sd"
-expect_eq "open=deny: refusals counted" 3 "$(stat "$name" open_refused)"
+expect_eq "open=deny: refusals counted" 3 "$(rc_stat "$name" open_refused)"
 blockdev --setrw "$sd"
 ok_if "open=deny: O_RDWR open of a writable disk allowed" can_rw "$sd"
 
@@ -83,11 +75,11 @@ fill "$sd" p 2 1
 ok_if "vanilla: a write through the whole disk changes read-only ${name}1's sectors" \
 	test "$(sum "$sd" 2 1)" != "$b"
 load open=deny
-b=$(sum "$sd" 2 1) r=$(stat "${name}1" bios_refused)
+b=$(sum "$sd" 2 1) r=$(rc_stat "${name}1" bios_refused)
 ok_if "submit=deny: a write through the whole disk into read-only ${name}1 fails" \
 	fails fill "$sd" q 2 1
 expect_eq "submit=deny: ${name}1's sectors are unchanged" "$b" "$(sum "$sd" 2 1)"
-expect_gt "submit=deny: the refusal is counted on ${name}1" "$(stat "${name}1" bios_refused)" "$r"
+expect_gt "submit=deny: the refusal is counted on ${name}1" "$(rc_stat "${name}1" bios_refused)" "$r"
 b=$(sum "$sd" 20 1)
 ok_if "submit=deny: a write through the whole disk into writable ${name}2 succeeds" \
 	fill "$sd" q 20 1
@@ -129,15 +121,15 @@ load
 T=/sys/kernel/tracing
 echo 1 > $T/events/rocheck/enable || bail "no rocheck trace events"
 echo > $T/trace
-r=$(stat "$name" bios_refused)
+r=$(rc_stat "$name" bios_refused)
 writeback_case "submit=deny" unchanged
-expect_gt "submit=deny: refused writeback bios counted" "$(stat "$name" bios_refused)" "$r"
+expect_gt "submit=deny: refused writeback bios counted" "$(rc_stat "$name" bios_refused)" "$r"
 ok_if "submit=deny: dmesg names device, op, sector, length, task" \
 	bash -c "dmesg | grep -Eq 'rocheck: $name: refused WRITE of [0-9]+ bytes at sector [0-9]+ of $name to read-only device by .+\[[0-9]+\]'"
 devno=$(sed 's/:/,/' /sys/block/$name/dev)
 grep rocheck_bio $T/trace | head -n 2 | sed 's/^/# /'
 expect_eq "trace: one rocheck_bio event per refused bio" \
-	"$(( $(stat "$name" bios_refused) - r ))" \
+	"$(( $(rc_stat "$name" bios_refused) - r ))" \
 	"$(grep -cE "rocheck_bio: $devno WRITE [0-9]+ \+ [0-9]+ bytes refused by .+\[[0-9]+\]" $T/trace)"
 blockdev --setro "$sd"
 echo deny > $P/open
@@ -228,9 +220,9 @@ loop_case() {	# loop_case LABEL
 # must hold (and nothing reaches its submit check).
 loop_case "vanilla"
 load
-r=$(stat "$name" bios_refused)
+r=$(rc_stat "$name" bios_refused)
 loop_case "rocheck"
-expect_eq "rocheck: loop's refused write never reached the submit check" "$r" "$(stat "$name" bios_refused)"
+expect_eq "rocheck: loop's refused write never reached the submit check" "$r" "$(rc_stat "$name" bios_refused)"
 unload
 
 # ---- d. compatibility matrix --------------------------------------------
@@ -310,12 +302,12 @@ blockdev --setrw "$sd"
 zap_case vanilla changed ""
 zap_case vanilla changed "-z"
 load
-d=$(stat "$name" discard); z=$(stat "$name" write_zeroes); wr=$(stat "$name" write)
+d=$(rc_stat "$name" discard); z=$(rc_stat "$name" write_zeroes); wr=$(rc_stat "$name" write)
 zap_case rocheck unchanged ""
 zap_case rocheck unchanged "-z"
-expect_gt "discard refusals counted" "$(stat "$name" discard)" "$d"
+expect_gt "discard refusals counted" "$(rc_stat "$name" discard)" "$d"
 expect_gt "write-zeroes refusals counted (as write_zeroes or zero-page writes)" \
-	"$(( $(stat "$name" write_zeroes) + $(stat "$name" write) ))" "$((z + wr))"
+	"$(( $(rc_stat "$name" write_zeroes) + $(rc_stat "$name" write) ))" "$((z + wr))"
 # Empty flushes pass.
 blockdev --setro "$sd"
 ok_if "an empty flush to a read-only disk passes" blockdev --flushbufs "$sd"

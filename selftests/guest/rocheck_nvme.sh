@@ -15,14 +15,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 P=/sys/module/rocheck/parameters
-D=/sys/kernel/debug/rocheck/devices
 T=/sys/kernel/tracing
-stat() {	# stat DEV COUNTER: a per-device rocheck counter (0 if never counted)
-	local v
-	v=$(awk -v d="$1" -v k="$2" '$1 == d {
-		for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' $D 2>/dev/null)
-	echo "${v:-0}"
-}
 blk() {	# blk LBA [COUNT]: md5 of COUNT (1) 512-byte blocks, read with O_DIRECT
 	dd if="$nv" bs=512 skip="$1" count="${2:-1}" iflag=direct status=none | md5sum | cut -c1-32
 }
@@ -72,7 +65,7 @@ blockdev --setro "$nv"
 modprobe rocheck || bail "rocheck"
 echo 1 > $T/events/rocheck/rocheck_cmd/enable || bail "no rocheck_cmd event"
 echo > $T/trace
-r0=$(stat "$name" cmds_refused)
+r0=$(rc_stat "$name" cmds_refused)
 for node in "$nv" "$ng"; do
 	before=$(blk 32)
 	NVMEPASS_LBS=512 nvcmd "$node" write 32 1
@@ -84,7 +77,7 @@ for cmd in zeroes uncor trim; do
 	expect_eq "deny: $cmd of a block ends with an I/O error" errno=EIO "$out"
 	expect_eq "deny: the block still reads back after $cmd" "$A5" "$(blk 16)"
 done
-r1=$(stat "$name" cmds_refused)
+r1=$(rc_stat "$name" cmds_refused)
 expect_eq "deny: the five refusals are counted (cmds_refused)" 5 $((r1 - r0))
 grep rocheck_cmd $T/trace | head -n 1 | sed 's/^/# /'
 devno=$(tr : , < /sys/block/$name/dev)
@@ -97,7 +90,7 @@ st=$?
 grep -m1 -i 'error' /tmp/fio.out | sed 's/^/# fio: /'
 ok_if "deny: an io_uring uring_cmd write fails (fio status $st)" test $st -ne 0
 expect_eq "deny: and leaves the blocks unchanged" "$before" "$(blk 2048 128)"
-ok_if "deny: uring_cmd refusals are counted" test "$(stat "$name" cmds_refused)" -gt "$r1"
+ok_if "deny: uring_cmd refusals are counted" test "$(rc_stat "$name" cmds_refused)" -gt "$r1"
 nvcmd "$nv" read 16 1
 expect_eq "deny: a passthrough Read still works" ok "$out"
 nvcmd "$nv" flush 0 1
@@ -105,11 +98,11 @@ expect_eq "deny: Flush (writes no block) still works" ok "$out"
 
 # --- submit=warn, off, dev_policy --------------------------------------------
 echo warn > $P/submit
-w0=$(stat "$name" cmds_warned)
+w0=$(rc_stat "$name" cmds_warned)
 nvcmd "$nv" write 40 1
 expect_eq "warn: the Write passes" ok "$out"
 expect_eq "warn: and changes the block" "$A5" "$(blk 40)"
-expect_eq "warn: counted (cmds_warned)" 1 $(( $(stat "$name" cmds_warned) - w0 ))
+expect_eq "warn: counted (cmds_warned)" 1 $(( $(rc_stat "$name" cmds_warned) - w0 ))
 echo off > $P/submit
 nvcmd "$nv" write 48 1
 expect_eq "off: the Write passes and changes the block" "ok $A5" "$out $(blk 48)"
@@ -126,11 +119,11 @@ expect_eq "writable namespace: the Write passes" "ok $A5" "$out $(blk 64)"
 mbr_partition "$nv" 2048 || bail "MBR partition on $nv"
 wait_for_dev "${nv}p1" || bail "no ${nv}p1"
 blockdev --setro "${nv}p1"
-before=$(blk 4096) p0=$(stat "${name}p1" cmds_refused)
+before=$(blk 4096) p0=$(rc_stat "${name}p1" cmds_refused)
 nvcmd "$nv" write 4096 1
 expect_eq "RO ${name}p1: a Write into it through the namespace ends with an I/O error" errno=EIO "$out"
 expect_eq "RO ${name}p1: its block is unchanged" "$before" "$(blk 4096)"
-expect_eq "RO ${name}p1: the refusal is counted on ${name}p1" 1 $(( $(stat "${name}p1" cmds_refused) - p0 ))
+expect_eq "RO ${name}p1: the refusal is counted on ${name}p1" 1 $(( $(rc_stat "${name}p1" cmds_refused) - p0 ))
 nvcmd "$nv" write 72 1
 expect_eq "RO ${name}p1: a Write outside it passes" "ok $A5" "$out $(blk 72)"
 st_done

@@ -13,14 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 P=/sys/module/rocheck/parameters
-D=/sys/kernel/debug/rocheck/devices
 T=/sys/kernel/tracing
-stat() {	# stat DEV COUNTER: a per-device rocheck counter (0 if never counted)
-	local v
-	v=$(awk -v d="$1" -v k="$2" '$1 == d {
-		for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' $D 2>/dev/null)
-	echo "${v:-0}"
-}
 blk() {	# blk LBA: md5 of one 512-byte block, read with O_DIRECT
 	dd if="$sd" bs=512 skip="$1" count=1 iflag=direct status=none | md5sum | cut -c1-32
 }
@@ -59,7 +52,7 @@ expect_eq "vanilla: and changes the block" "$(want v)" "$(blk 16)"
 modprobe rocheck || bail "rocheck"
 echo 1 > $T/events/rocheck/rocheck_cmd/enable || bail "no rocheck_cmd event"
 echo > $T/trace
-r0=$(stat "$name" cmds_refused)
+r0=$(rc_stat "$name" cmds_refused)
 for node in "$sd" "$sg" "$bsg"; do
 	before=$(blk 16)
 	sg_write "$node" 16 d
@@ -68,7 +61,7 @@ for node in "$sd" "$sg" "$bsg"; do
 	ok_if "deny: WRITE(10) through $node ends with DATA PROTECT, write protected" test $st -eq 0
 	expect_eq "deny: the block is unchanged after the write through $node" "$before" "$(blk 16)"
 done
-r1=$(stat "$name" cmds_refused)
+r1=$(rc_stat "$name" cmds_refused)
 expect_eq "deny: the three refusals are counted (cmds_refused)" 3 $((r1 - r0))
 grep rocheck_cmd $T/trace | head -n 1 | sed 's/^/# /'
 devno=$(tr : , < /sys/block/$name/dev)
@@ -89,11 +82,11 @@ ok_if "deny: UNMAP (range in its parameter list) ends with DATA PROTECT" protect
 
 # --- submit=warn, off, dev_policy --------------------------------------------
 echo warn > $P/submit
-w0=$(stat "$name" cmds_warned)
+w0=$(rc_stat "$name" cmds_warned)
 sg_write "$sd" 16 w
 ok_if "warn: the write passes" test -z "$(grep -i 'sense' <<< "$out")"
 expect_eq "warn: and changes the block" "$(want w)" "$(blk 16)"
-expect_eq "warn: counted (cmds_warned)" 1 $(( $(stat "$name" cmds_warned) - w0 ))
+expect_eq "warn: counted (cmds_warned)" 1 $(( $(rc_stat "$name" cmds_warned) - w0 ))
 echo off > $P/submit
 sg_write "$sd" 16 o
 expect_eq "off: the write passes and changes the block" "$(want o)" "$(blk 16)"
@@ -109,11 +102,11 @@ sg_write "$sd" 16 r
 expect_eq "writable disk: the write passes" "$(want r)" "$(blk 16)"
 mbr_partition "$sd" 2048 || bail "MBR partition on $sd"
 blockdev --setro "${sd}1"
-before=$(blk 2056) p0=$(stat "${name}1" cmds_refused)
+before=$(blk 2056) p0=$(rc_stat "${name}1" cmds_refused)
 sg_write "$sd" 2056 x
 ok_if "RO ${name}1: WRITE(10) into it through the disk ends with DATA PROTECT" protect
 expect_eq "RO ${name}1: its block is unchanged" "$before" "$(blk 2056)"
-expect_eq "RO ${name}1: the refusal is counted on ${name}1" 1 $(( $(stat "${name}1" cmds_refused) - p0 ))
+expect_eq "RO ${name}1: the refusal is counted on ${name}1" 1 $(( $(rc_stat "${name}1" cmds_refused) - p0 ))
 sg_write "$sd" 32 y
 expect_eq "RO ${name}1: a write outside it passes" "$(want y)" "$(blk 32)"
 st_done

@@ -11,14 +11,7 @@
 # null_blk, zoned and memory backed.
 . "$(dirname "$0")/../lib.sh"
 
-D=/sys/kernel/debug/rocheck/devices
 T=/sys/kernel/tracing
-stat() {	# stat DEV COUNTER: a per-device rocheck counter (0 if never counted)
-	local v
-	v=$(awk -v d="$1" -v k="$2" '$1 == d {
-		for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' $D 2>/dev/null)
-	echo "${v:-0}"
-}
 zone0() { dd if=$nb bs=1M count=1 iflag=direct status=none | md5sum | cut -c1-32; }
 wp0() {	# zone 0's write pointer, in sectors from its start
 	echo $((16#$(blkzone report -o 0 -c 1 $nb | sed -n 's/.*wptr 0x\([0-9a-f]*\).*/\1/p')))
@@ -59,12 +52,12 @@ expect_eq "zone 0 holds the pattern, write pointer at 1 MiB" "$want 2048" "$(zon
 modprobe rocheck || bail "rocheck"
 echo 1 > $T/events/rocheck/rocheck_bio/enable || bail "no rocheck_bio event"
 echo > $T/trace
-r0=$(stat $name bios_refused)
+r0=$(rc_stat $name bios_refused)
 ok_if "deny: a zone reset through dm-linear fails" bash -c "! blkzone reset -o 0 -c 1 /dev/mapper/zlin 2>/dev/null"
 ok_if "deny: a zone finish through dm-linear fails" bash -c "! blkzone finish -o 0 -c 1 /dev/mapper/zlin 2>/dev/null"
 ok_if "deny: a zone close through dm-linear fails" bash -c "! blkzone close -o 0 -c 1 /dev/mapper/zlin 2>/dev/null"
 expect_eq "deny: zone 0 keeps its data and write pointer" "$want 2048" "$(zone0) $(wp0)"
-expect_eq "deny: the three refusals are counted on $name (bios_refused)" 3 $(( $(stat $name bios_refused) - r0 ))
+expect_eq "deny: the three refusals are counted on $name (bios_refused)" 3 $(( $(rc_stat $name bios_refused) - r0 ))
 grep rocheck_bio $T/trace | head -n 1 | sed 's/^ */# /'
 devno=$(tr : , < /sys/block/$name/dev)
 for op in ZONE_RESET ZONE_FINISH ZONE_CLOSE; do
