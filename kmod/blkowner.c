@@ -118,8 +118,16 @@ struct bo_owner {
 	struct list_head charges;	/* in flight, oldest first */
 };
 
+/* A split front and the bio it was split from. */
+struct bo_front {
+	struct blk_hook_end_io end;
+	struct bio *parent;
+	struct bio bio;		/* last: bio_set front_pad */
+};
+
 /* One re-charged bio until it completes: what bo_charged_end_io() undoes. */
 struct bo_charge {
+	struct blk_hook_end_io end;	/* ours, in front of the bio's own */
 	bio_end_io_t *end_io;
 	void *private;
 	struct bo_owner *o;
@@ -422,8 +430,8 @@ static struct bo_owner *bo_wb_owner(unsigned long owner, gfp_t gfp)
 
 /*
  * The last step of our completion handlers.  A handler still has its
- * return ahead of it in the module's code when exit wakes up; exit's
- * grace periods (bo_wait_handlers()) outlast it.
+ * return ahead of it in the module's code when exit wakes up; it runs
+ * under blk_hooks_end_io(), whose barrier exit waits for.
  */
 static void bo_inflight_put(void)
 {
@@ -433,7 +441,8 @@ static void bo_inflight_put(void)
 
 static void bo_charged_end_io(struct bio *bio)
 {
-	struct bo_charge *c = bio->bi_private;
+	struct bo_charge *c = container_of(bio->bi_private, struct bo_charge,
+					   end);
 	struct bo_owner *o = c->o;
 	unsigned long flags;
 
@@ -478,8 +487,9 @@ static void bo_account(struct bio *bio, unsigned long owner)
 	atomic_long_add(c->bytes, &o->inflight);
 	atomic_long_add(c->bytes, &bo_inflight_bytes);
 	atomic_inc(&bo_inflight);
-	bio->bi_private = c;
-	bio->bi_end_io = bo_charged_end_io;
+	c->end.fn = bo_charged_end_io;
+	bio->bi_private = &c->end;
+	bio->bi_end_io = blk_hooks_end_io;
 }
 
 /* Associate @bio with the cgroup @owner names; false if it is gone. */
@@ -525,7 +535,7 @@ static bool bo_bio_exempt(struct bio *bio)
 
 static void bo_split_end_io(struct bio *front)
 {
-	struct bio *parent = front->bi_private;
+	struct bio *parent = container_of(front, struct bo_front, bio)->parent;
 
 	if (front->bi_status && !parent->bi_status)
 		parent->bi_status = front->bi_status;
@@ -547,6 +557,7 @@ static unsigned int bo_submit_front(struct bio *bio, unsigned int bytes,
 				    unsigned long owner)
 {
 	const struct queue_limits *lim = &bdev_get_queue(bio->bi_bdev)->limits;
+	struct bo_front *f;
 	struct bio *front;
 
 	bytes = rounddown(bytes, lim->zone_write_granularity ?:
@@ -562,8 +573,11 @@ static unsigned int bo_submit_front(struct bio *bio, unsigned int bytes,
 	atomic_inc(&bo_inflight);
 	bo_inc(BO_BIOS_SPLIT);
 	trace_blkowner_split(front, bo_owner_id(owner));
-	front->bi_private = bio;
-	front->bi_end_io = bo_split_end_io;
+	f = container_of(front, struct bo_front, bio);
+	f->parent = bio;
+	f->end.fn = bo_split_end_io;
+	front->bi_private = &f->end;
+	front->bi_end_io = blk_hooks_end_io;
 	bio_inc_remaining(bio);
 	if (owner)
 		bo_associate(front, owner);
@@ -754,7 +768,8 @@ static int __init bo_init(void)
 		ret = -ENOMEM;
 		goto out_table;
 	}
-	ret = bioset_init(&bo_split_set, BIO_POOL_SIZE, 0, 0);
+	ret = bioset_init(&bo_split_set, BIO_POOL_SIZE,
+			  offsetof(struct bo_front, bio), 0);
 	if (ret)
 		goto out_pool;
 	bo_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -778,18 +793,14 @@ out_table:
 
 /*
  * Wait until no completion handler runs the module's code.  After the
- * count drops to zero a handler may still be returning: in interrupt or
- * softirq context, with preemption off, which synchronize_rcu() waits
- * for; or in a task (a driver completing from a workqueue) that may be
- * preempted just after the wake-up, which only a grace period of RCU Tasks
- * (a voluntary context switch of every task) outlasts, as for ftrace
- * trampolines.
+ * count drops to zero a handler may still be returning, perhaps preempted
+ * in a task (a driver completing from a workqueue); the core called it
+ * through blk_hooks_end_io(), so the core's barrier outlasts it.
  */
 static void bo_wait_handlers(void)
 {
 	wait_event(bo_inflight_wq, !atomic_read(&bo_inflight));
-	synchronize_rcu();
-	synchronize_rcu_tasks();
+	blk_hooks_end_io_barrier();
 }
 
 static void __exit bo_exit(void)

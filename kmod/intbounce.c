@@ -122,9 +122,17 @@ static struct workqueue_struct *ib_retry_wq;
  * application changed during the write.
  */
 struct ib_retry {
+	struct blk_hook_end_io end;
 	struct work_struct work;
 	struct bio *orig;
 	struct bio clone;	/* last: bio_set front_pad */
+};
+
+/* A bounce bio and what it stands in for. */
+struct ib_bounce {
+	struct blk_hook_end_io end;
+	struct bio *orig;
+	struct bio bio;		/* last: bio_set front_pad */
 };
 
 /* Held by the one submitter allowed to wait for pool pages. */
@@ -251,8 +259,8 @@ static bool ib_alloc_pages(struct bio *bounce, unsigned int nr, bool nowait)
 
 /*
  * The last step of our completion handlers.  A handler still has its
- * return ahead of it in the module's code when exit wakes up; exit's
- * grace periods (ib_wait_handlers()) outlast it.
+ * return ahead of it in the module's code when exit wakes up; it runs
+ * under blk_hooks_end_io(), whose barrier exit waits for.
  */
 static void ib_inflight_put(void)
 {
@@ -262,7 +270,7 @@ static void ib_inflight_put(void)
 
 static void ib_end_io(struct bio *bounce)
 {
-	struct bio *orig = bounce->bi_private;
+	struct bio *orig = container_of(bounce, struct ib_bounce, bio)->orig;
 
 	if (bounce->bi_status)
 		orig->bi_status = bounce->bi_status;
@@ -355,6 +363,7 @@ static struct bio *ib_bounce(struct bio *orig)
 	bool nowait = orig->bi_opf & REQ_NOWAIT;
 	unsigned int nr, done = 0;
 	struct bvec_iter iter;
+	struct ib_bounce *b;
 	struct bio_vec bv;
 	struct bio *bounce;
 	int i = 0;
@@ -399,8 +408,11 @@ static struct bio *ib_bounce(struct bio *orig)
 	bounce->bi_iter.bi_sector = orig->bi_iter.bi_sector;
 	bounce->bi_ioprio = orig->bi_ioprio;
 	bounce->bi_write_hint = orig->bi_write_hint;
-	bounce->bi_private = orig;
-	bounce->bi_end_io = ib_end_io;
+	b = container_of(bounce, struct ib_bounce, bio);
+	b->orig = orig;
+	b->end.fn = ib_end_io;
+	bounce->bi_private = &b->end;
+	bounce->bi_end_io = blk_hooks_end_io;
 	bio_clone_blkg_association(bounce, orig);
 	return bounce;
 }
@@ -502,7 +514,9 @@ static void ib_retry_prepare(struct bio **bio_ptr)
 	ib_copy_submit_flags(clone, orig);
 	r = container_of(clone, struct ib_retry, clone);
 	r->orig = orig;
-	clone->bi_end_io = ib_retry_end_io;
+	r->end.fn = ib_retry_end_io;
+	clone->bi_private = &r->end;
+	clone->bi_end_io = blk_hooks_end_io;
 	atomic_inc(&ib_inflight);
 	ib_inc(IB_RETRY_CLONES);
 	trace_intbounce_retry_armed(orig);
@@ -579,7 +593,8 @@ static int __init ib_init(void)
 	ib_page_pool = mempool_create_page_pool(ib_pool_pages, 0);
 	if (!ib_page_pool)
 		return -ENOMEM;
-	ret = bioset_init(&ib_bio_set, BIO_POOL_SIZE, 0, BIOSET_NEED_BVECS);
+	ret = bioset_init(&ib_bio_set, BIO_POOL_SIZE,
+			  offsetof(struct ib_bounce, bio), BIOSET_NEED_BVECS);
 	if (ret)
 		goto free_pool;
 	ret = bioset_init(&ib_split_set, BIO_POOL_SIZE, 0, 0);
@@ -620,18 +635,15 @@ free_pool:
 
 /*
  * Wait until no completion handler runs the module's code.  After the
- * count drops to zero a handler may still be returning: in interrupt or
- * softirq context, with preemption off, which synchronize_rcu() waits
- * for; or in a task (a driver completing from a workqueue) that may be
- * preempted just after the wake-up, which only a grace period of RCU Tasks
- * (a voluntary context switch of every task) outlasts, as for ftrace
- * trampolines.
+ * count drops to zero a handler may still be returning, perhaps preempted
+ * in a task (a driver completing from a workqueue); the core called it
+ * through blk_hooks_end_io(), so the core's barrier outlasts it.  The
+ * retry worker's return is destroy_workqueue()'s to wait for.
  */
 static void ib_wait_handlers(void)
 {
 	wait_event(ib_inflight_wq, !atomic_read(&ib_inflight));
-	synchronize_rcu();
-	synchronize_rcu_tasks();
+	blk_hooks_end_io_barrier();
 }
 
 static void __exit ib_exit(void)

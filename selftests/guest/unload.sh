@@ -11,7 +11,8 @@
 # handler woke the waiting exit and before it returned from the module's
 # code.  Each cycle waits until bios of the module are in flight, unloads
 # it (exit waits for them and for every handler to have left the module:
-# synchronize_rcu() and synchronize_rcu_tasks()) and loads it again, while
+# the core calls each handler through blk_hooks_end_io() and exit waits
+# for blk_hooks_end_io_barrier()) and loads it again, while
 # fio verifies every write.  A handler returning into freed module text
 # would oops (the runner fails the file on any splat).  The window is a few
 # instructions wide: the cycles show unload overlapping completions; they
