@@ -7,12 +7,14 @@
 #   make shell   interactive root shell in the guest
 #   make bench   benchmarks, results/bench.json
 #   make design  docs/design.png from docs/design.dot (graphviz)
-#   make deb     blkpolicy-dkms_<version>_all.deb in DEBOUT
+#   make deb     the patched kernel (linux-image, linux-headers) and
+#                blkpolicy-dkms_<version>_all.deb in DEBOUT
 #
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
 # filter, a shell glob), DEBOUT (make deb's output directory, default
-# $KCACHE/deb), PARALLEL (guests at a time, default 2 on two or
+# $KCACHE/deb), KCONFIG (make deb's base kernel config, default the
+# guest's; e.g. /boot/config-$(uname -r)), PARALLEL (guests at a time, default 2 on two or
 # more cores), STRESS_CYCLES, VM_ACCEL (kvm|tcg, default: probed).
 
 KCACHE ?= $(HOME)/.cache/blkpolicy
@@ -24,6 +26,11 @@ export KCACHE JOBS
 
 ifeq ($(filter $(DEBUG),0 1),)
 $(error DEBUG must be 0 or 1, not '$(DEBUG)')
+endif
+ifneq ($(KCONFIG),)
+ifeq ($(wildcard $(KCONFIG)),)
+$(error KCONFIG names no file: '$(KCONFIG)')
+endif
 endif
 ifeq ($(shell echo '$(JOBS)' | grep -Ex '[1-9][0-9]*'),)
 $(error JOBS must be a positive number, not '$(JOBS)')
@@ -98,6 +105,7 @@ bench: modules vanilla initramfs helpers
 	@bench/run
 
 deb: deps
+	@scripts/make-kernel-deb $(DEBOUT) $(KCONFIG)
 	@scripts/make-deb $(DEBOUT)
 
 design: deps

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# First boot of the Debian image, on the packaged kernel (no initramfs
+# yet): install the packages as a user would, in the order that also
+# shows a kernel installed after the module package gets its modules
+# (the path of every kernel upgrade), then choose a policy for the next
+# boot.  Runs as root from blkpolicy-step.service; TAP on stdout.
+cd /mnt/step || exit 1
+ver=$(cat VERSION)
+krel=$(uname -r)
+check() {	# check DESC CMD...: ok if CMD succeeds, its output as comments
+	desc=$1
+	shift
+	if "$@" > /tmp/check.out 2>&1; then
+		echo "ok - $desc"
+	else
+		echo "not ok - $desc"
+		tail -n 25 /tmp/check.out | sed 's/^/# /'
+	fi
+}
+export DEBIAN_FRONTEND=noninteractive
+
+check "booted Debian on the packaged kernel $krel" \
+	sh -c "grep -q 'blkpolicy' /proc/version && grep -qi debian /etc/os-release"
+# The module package first: no headers for this kernel yet, so DKMS only
+# registers the sources.
+check "dpkg -i blkpolicy-dkms_${ver}_all.deb" dpkg -i ./blkpolicy-dkms_"$ver"_all.deb
+check "DKMS has the sources, nothing built yet (no linux-headers-$krel)" \
+	sh -c "dkms status blkpolicy/$ver | grep -q added"
+# Then the kernel and its headers: the kernel's postinst runs DKMS's hook,
+# as on any kernel upgrade.
+check "dpkg -i linux-image-$krel and linux-headers-$krel" \
+	dpkg -i ./linux-headers-"$krel"_*.deb ./linux-image-"$krel"_*.deb
+check "DKMS built and installed blkpolicy $ver for $krel" \
+	sh -c "dkms status blkpolicy/$ver -k $krel | grep -q installed"
+mklog=/var/lib/dkms/blkpolicy/$ver/$krel/$(uname -m)/log/make.log
+check "built here, against the installed headers (/usr/src/linux-headers-$krel)" \
+	sh -c "grep -q 'linux-headers-$krel' $mklog"
+for m in rocheck intbounce blkowner; do
+	check "modinfo $m: version $ver, from DKMS" \
+		sh -c "[ \"\$(modinfo -F version $m)\" = '$ver' ] && modinfo -n $m | grep -q updates/dkms"
+done
+check "no test module installed (blkhooks_test, pidisk_test)" \
+	sh -c "! modinfo blkhooks_test && ! modinfo pidisk_test"
+check "update-initramfs made /boot/initrd.img-$krel" test -s /boot/initrd.img-"$krel"
+
+# Every parameter of every module is in the modprobe.d file.
+missing=
+for m in rocheck intbounce blkowner; do
+	for p in $(modinfo -F parm "$m" | cut -d: -f1); do
+		grep -q "^#options $m $p=" /etc/modprobe.d/blkpolicy.conf ||
+			missing="$missing $m.$p"
+	done
+done
+check "/etc/modprobe.d/blkpolicy.conf lists every parameter${missing:+ (missing:$missing)}" \
+	test -z "$missing"
+check "modprobe loads and unloads the three modules" \
+	sh -c "modprobe -a rocheck intbounce blkowner && modprobe -r -a blkowner intbounce rocheck"
+
+# A kernel without hooks.patch: DKMS refuses before compiling, naming it.
+mkdir -p /tmp/nohooks/include/linux
+cp /usr/src/linux-headers-"$krel"/Makefile /tmp/nohooks/
+dkms build blkpolicy/"$ver" -k 6.12.0-nohooks --kernelsourcedir /tmp/nohooks \
+	> /tmp/nohooks.out 2>&1
+st=$?
+check "dkms build for a kernel without hooks.patch fails (status $st) naming hooks.patch" \
+	sh -c "[ $st -ne 0 ] && grep -q 'does not carry hooks.patch' /tmp/nohooks.out"
+dkms remove blkpolicy/"$ver" -k 6.12.0-nohooks > /dev/null 2>&1
+
+# The policy for the next boot, as the packaged files document it.
+check "chose rocheck open=deny at boot (modules-load.d, modprobe.d)" \
+	sh -c "sed -i 's/^#rocheck\$/rocheck/' /etc/modules-load.d/blkpolicy.conf &&
+	       sed -i 's/^#options rocheck open=warn\$/options rocheck open=deny/' /etc/modprobe.d/blkpolicy.conf &&
+	       grep -qx rocheck /etc/modules-load.d/blkpolicy.conf &&
+	       grep -qx 'options rocheck open=deny' /etc/modprobe.d/blkpolicy.conf"
+sync
