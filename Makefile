@@ -90,6 +90,11 @@ helpers: $(HELPERS)
 host-check: modules
 	@scripts/check-host
 
+# The packaging test (selftests/debian) installs the plain kernel's
+# packages; the debug variant's check leaves it out.
+ifeq ($(DEBUG),0)
+check: deb
+endif
 check: modules initramfs helpers
 	@mkdir -p results
 	@selftests/run '$(TESTS)'
@@ -104,7 +109,10 @@ bench: modules vanilla initramfs helpers
 	@mkdir -p results
 	@bench/run
 
-deb: deps
+deb: kernel
+ifeq ($(DEBUG),1)
+	$(error make deb packages the plain kernel: run it without DEBUG=1)
+endif
 	@scripts/make-kernel-deb $(DEBOUT) $(KCONFIG)
 	@scripts/make-deb $(DEBOUT)
 
