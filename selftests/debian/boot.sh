@@ -18,7 +18,8 @@ check() {
 	fi
 }
 
-check "booted $krel through its initramfs" grep -q 'initrd' /proc/cmdline
+check "booted $krel through its initramfs" \
+	sh -c "dmesg | grep -q 'Freeing initrd memory'"
 check "rocheck loaded at boot, version $ver" \
 	sh -c "[ \"\$(cat /sys/module/rocheck/version)\" = '$ver' ]"
 check "rocheck open=deny, from /etc/modprobe.d" \

@@ -16,7 +16,8 @@ check() {	# check DESC CMD...: ok if CMD succeeds, its output as comments
 		echo "ok - $desc"
 	else
 		echo "not ok - $desc"
-		tail -n 25 /tmp/check.out | sed 's/^/# /'
+		# update-initramfs names every firmware file it has not.
+		grep -v 'Possible missing firmware' /tmp/check.out | tail -n 40 | sed 's/^/# /'
 	fi
 }
 export DEBIAN_FRONTEND=noninteractive
@@ -28,13 +29,15 @@ check "booted Debian on the packaged kernel $krel" \
 check "dpkg -i blkpolicy-dkms_${ver}_all.deb" dpkg -i ./blkpolicy-dkms_"$ver"_all.deb
 check "DKMS has the sources, nothing built yet (no linux-headers-$krel)" \
 	sh -c "dkms status blkpolicy/$ver | grep -q added"
-# Then the kernel and its headers: the kernel's postinst runs DKMS's hook,
-# as on any kernel upgrade.
-check "dpkg -i linux-image-$krel and linux-headers-$krel" \
-	dpkg -i ./linux-headers-"$krel"_*.deb ./linux-image-"$krel"_*.deb
+# Then the kernel and its headers, with the distribution's packages they
+# depend on (apt's part; the guest has no network): the kernel's postinst
+# runs DKMS's hook, as on any kernel upgrade.
+check "dpkg -i linux-image-$krel and linux-headers-$krel (with $(ls deps | cut -d_ -f1 | paste -sd' '))" \
+	dpkg -i ./deps/*.deb ./linux-headers-"$krel"_*.deb ./linux-image-"$krel"_*.deb
 check "DKMS built and installed blkpolicy $ver for $krel" \
 	sh -c "dkms status blkpolicy/$ver -k $krel | grep -q installed"
 mklog=/var/lib/dkms/blkpolicy/$ver/$krel/$(uname -m)/log/make.log
+[ -f "$mklog" ] || tail -n 30 /var/lib/dkms/blkpolicy/"$ver"/build/make.log 2>/dev/null | sed 's/^/# make.log: /'
 check "built here, against the installed headers (/usr/src/linux-headers-$krel)" \
 	sh -c "grep -q 'linux-headers-$krel' $mklog"
 for m in rocheck intbounce blkowner; do
@@ -46,15 +49,16 @@ check "no test module installed (blkhooks_test, pidisk_test)" \
 check "update-initramfs made /boot/initrd.img-$krel" test -s /boot/initrd.img-"$krel"
 
 # Every parameter of every module is in the modprobe.d file.
-missing=
+missing= n=0
 for m in rocheck intbounce blkowner; do
 	for p in $(modinfo -F parm "$m" | cut -d: -f1); do
+		n=$((n + 1))
 		grep -q "^#options $m $p=" /etc/modprobe.d/blkpolicy.conf ||
 			missing="$missing $m.$p"
 	done
 done
-check "/etc/modprobe.d/blkpolicy.conf lists every parameter${missing:+ (missing:$missing)}" \
-	test -z "$missing"
+check "/etc/modprobe.d/blkpolicy.conf lists every parameter ($n${missing:+; missing:$missing})" \
+	test -z "$missing" -a "$n" -gt 0
 check "modprobe loads and unloads the three modules" \
 	sh -c "modprobe -a rocheck intbounce blkowner && modprobe -r -a blkowner intbounce rocheck"
 
