@@ -154,8 +154,9 @@ part_node() {
 }
 
 # throttled_dd_setup: cgroup v1 blkio at $CG with group foo, limited to
-# 1 MiB/s of writes on disk $dev; the flusher starts at 1 MiB dirty and
-# writes back pages older than 1 s, every second.
+# $TD_LIMIT bytes/s (default 1 MiB/s) of writes on disk $dev; the flusher
+# starts at 1 MiB dirty and writes back pages older than 1 s, every second.
+TD_LIMIT=${TD_LIMIT:-1048576}
 throttled_dd_setup() {
 	mkdir -p "$CG" && mount -t cgroup -o blkio blkio "$CG" || bail "cgroup v1 blkio"
 	mkdir -p "$CG/foo"
@@ -163,11 +164,11 @@ throttled_dd_setup() {
 	echo $((256 << 20)) > /proc/sys/vm/dirty_bytes
 	echo 100 > /proc/sys/vm/dirty_expire_centisecs
 	echo 100 > /proc/sys/vm/dirty_writeback_centisecs
-	echo "$dev 1048576" > "$CG/foo/blkio.throttle.write_bps_device"
+	echo "$dev $TD_LIMIT" > "$CG/foo/blkio.throttle.write_bps_device"
 }
 
 # throttled_dd LABEL FILE MIB: MIB MiB buffered dd into FILE from the cgroup
-# v1 blkio group $CG/foo, whose write limit on disk $dev ($name) is 1 MiB/s,
+# v1 blkio group $CG/foo, whose write limit on disk $dev ($name) is $TD_LIMIT,
 # measured on that disk; the limit is lifted for the final sync and set
 # again.  Sets total (disk bytes/s over the 15 s from the dd's start),
 # rate (disk bytes/s over the last 12 s: the throttled steady state),
@@ -187,13 +188,13 @@ throttled_dd() {
 	echo "$dev 0" > $CG/foo/blkio.throttle.write_bps_device
 	wait $pid
 	sync; rm -f "$2"; sync; sync
-	echo "$dev 1048576" > $CG/foo/blkio.throttle.write_bps_device
+	echo "$dev $TD_LIMIT" > $CG/foo/blkio.throttle.write_bps_device
 	total=$(( (d1 - d) * 1000000 / (t1 - t) ))
 	rate=$(( (d1 - d0) * 1000000 / (t1 - t0) ))
 	share=$(( (c1 - c0) * 100 / (d1 - d0 + 1) ))
 	share_total=$(( (c1 - c) * 100 / (d1 - d + 1) ))
 	charged=$((c1 - c))
-	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s (limit 1024), foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%; from the start $share_total%, $((charged / 1024)) KiB)"
+	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s (limit $((TD_LIMIT / 1024))), foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%; from the start $share_total%, $((charged / 1024)) KiB)"
 }
 disk_bytes_written() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
 v1_foo_charged() {

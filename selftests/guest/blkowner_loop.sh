@@ -13,6 +13,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 MiB=1048576
+# The debug kernel (ST_SLOW > 1) moves the loop's two page caches at about
+# 0.7 MiB/s with blkowner beside another guest (674 KiB/s over 12 s,
+# 2026-12-04), below a 1 MiB/s limit: there the limit is 512 KiB/s, as
+# blkowner.sh scales its own.
+TD_LIMIT=$(( ${ST_SLOW:-1} > 1 ? MiB / 2 : MiB ))
 CG=/sys/fs/cgroup/blkio
 S=/sys/kernel/debug/blkowner/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
@@ -36,12 +41,12 @@ throttled_dd "ext4 on buffered $loop, vanilla" /mnt2/f 32
 # KiB/s on the debug kernel (ST_SLOW > 1), where 1.25x is the bound.
 over=$(( ${ST_SLOW:-1} > 1 ? 125 : 150 ))
 expect_gt "vanilla: the backing file is written back above the limit (> $over%)" \
-	"$total" $((MiB * over / 100))
+	"$total" $((TD_LIMIT * over / 100))
 ok_if "vanilla: foo is charged less than 10% of the disk writes ($share%)" test "$share" -lt 10
 modprobe blkowner || bail "blkowner"
 throttled_dd "ext4 on buffered $loop, blkowner" /mnt2/f 32
 # Measured over 12 s: 944-1210 KiB/s (5 runs); the share 96-207%.
-ok_if "blkowner: the backing file's writeback is held within 25% of 1 MiB/s" within "$rate" $MiB 25
+ok_if "blkowner: the backing file's writeback is held within 25% of $((TD_LIMIT / 1024)) KiB/s" within "$rate" $TD_LIMIT 25
 ok_if "blkowner: foo is charged at least 80% of the disk writes ($share%)" \
 	test "$share" -ge 80
 ok_if "blkowner: foo is charged at most the 32 MiB it wrote and 2 MiB of metadata ($((charged / 1024)) KiB)" \
