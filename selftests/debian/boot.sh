@@ -7,16 +7,7 @@
 cd /mnt/step || exit 1
 ver=$(cat VERSION)
 krel=$(uname -r)
-check() {
-	desc=$1
-	shift
-	if "$@" > /tmp/check.out 2>&1; then
-		echo "ok - $desc"
-	else
-		echo "not ok - $desc"
-		tail -n 25 /tmp/check.out | sed 's/^/# /'
-	fi
-}
+. /mnt/step/check.sh
 
 check "booted $krel through its initramfs" \
 	sh -c "dmesg | grep -q 'Freeing initrd memory'"

@@ -9,17 +9,7 @@
 cd /mnt/step || exit 1
 ver=$(cat VERSION)
 krel=$(uname -r)
-check() {	# check DESC CMD...: ok if CMD succeeds, its output as comments
-	desc=$1
-	shift
-	if "$@" > /tmp/check.out 2>&1; then
-		echo "ok - $desc"
-	else
-		echo "not ok - $desc"
-		# update-initramfs names every firmware file it has not.
-		grep -v 'Possible missing firmware' /tmp/check.out | tail -n 40 | sed 's/^/# /'
-	fi
-}
+. /mnt/step/check.sh
 export DEBIAN_FRONTEND=noninteractive
 
 check "booted Debian on the packaged kernel $krel" \

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the Debian image's test steps (install.sh, boot.sh).
+#
+# check DESC CMD...: "ok - DESC" if CMD succeeds, else "not ok - DESC"
+# and the end of CMD's output as TAP comments.
+check() {
+	desc=$1
+	shift
+	if "$@" > /tmp/check.out 2>&1; then
+		echo "ok - $desc"
+	else
+		echo "not ok - $desc"
+		# update-initramfs names every firmware file it has not.
+		grep -v 'Possible missing firmware' /tmp/check.out | tail -n 40 | sed 's/^/# /'
+	fi
+}
