@@ -7,10 +7,11 @@
 # while each is unloaded and reloaded and every parameter is switched, one
 # disk flips read-only and back, then fault injection (fail_make_request,
 # failslab, fail_page_alloc).  STRESS_CYCLES load/unload cycles per module
-# (selftests/run: 100 on the debug kernel, 5 otherwise).
+# (selftests/run: 50 on the debug kernel, 5 otherwise).
 . "$(dirname "$0")/../lib.sh"
 
 cycles=${STRESS_CYCLES:-10}
+slow=${ST_SLOW:-1}
 MiB=1048576
 F=/sys/kernel/debug
 W=/tmp/stress
@@ -43,7 +44,10 @@ done
 # counts runs and failed runs in $W/NAME.  The workload runs at nice 19:
 # its I/O stays in flight all the time, while the CPU goes first to the
 # cycles of loads, unloads and switches (on the debug kernel under TCG a
-# cycle took 36-100 s at nice 0).
+# cycle took 36-100 s at nice 0).  Once the cycles end, each loop finishes
+# the run it is in; a slow kernel (ST_SLOW > 1) gets runs 1/ST_SLOW the
+# size so that this drain stays short: on the debug kernel one 24 MiB
+# dix_direct run with verify took 600 s at nice 19.
 loop_fio() {
 	local name=$1 runs=0 bad=0
 	shift
@@ -70,14 +74,14 @@ flipper() {
 
 start_workload() {
 	rm -f $W/stop
-	loop_fio dix_direct --filename="$A" --offset=0 --size=24m --direct=1 \
+	loop_fio dix_direct --filename="$A" --offset=0 --size=$((24 / slow))m --direct=1 \
 		--ioengine=libaio --iodepth=8 &
-	loop_fio dix_buffered --filename="$A" --offset=32m --size=16m \
+	loop_fio dix_buffered --filename="$A" --offset=32m --size=$((16 / slow))m \
 		--ioengine=psync &
-	loop_fio nullb --filename=/dev/nullb0 --size=64m --direct=1 \
+	loop_fio nullb --filename=/dev/nullb0 --size=$((64 / slow))m --direct=1 \
 		--ioengine=libaio --iodepth=16 &
 	(echo $BASHPID > $CG/foo/cgroup.procs &&
-		loop_fio ext4_cgroup --directory=/mnt --size=16m --ioengine=psync) &
+		loop_fio ext4_cgroup --directory=/mnt --size=$((16 / slow))m --ioengine=psync) &
 	flipper &
 }
 stop_workload() {
@@ -164,7 +168,9 @@ for _ in $(seq 40); do
 		[ "$(stat_of blkowner bios_recharged)" -gt 0 ] && break
 	sleep 0.5
 done
+t1=$(date +%s)
 stop_workload
+diag "workload drained in $(( $(date +%s) - t1 ))s"
 "$ST_HELPERS/rowrite" "$C" 0 65536 0x42 "blockdev --setro $C" >/dev/null 2>&1
 rc_st=$?
 blockdev --setrw "$C"
@@ -194,17 +200,20 @@ done
 
 # blkhooks_test: its "attached" switch written while it unloads must not
 # put its hooks back on the list after exit (freed code called by the
-# next bio); I/O afterwards shows the list is clean.
+# next bio); I/O afterwards shows the list is clean.  4 rounds per cycle,
+# 1/ST_SLOW of that on a slow kernel (a round took 4 s on the debug kernel).
+rounds=$((cycles * 4 / slow > 0 ? cycles * 4 / slow : 1))
+t1=$(date +%s)
 rm -f $W/stop
 param_writer blkhooks_test attached 1 0 &
 bad=0
-for i in $(seq $((cycles * 4))); do
+for i in $(seq $rounds); do
 	modprobe blkhooks_test || bad=$((bad + 1))
 	rmmod blkhooks_test || bad=$((bad + 1))
 done
 touch $W/stop
 wait
-diag "blkhooks_test: $((cycles * 4)) load/unload cycles, $(cat $W/writes.blkhooks_test.attached) writes of attached"
+diag "blkhooks_test: $rounds load/unload cycles in $(( $(date +%s) - t1 ))s, $(cat $W/writes.blkhooks_test.attached) writes of attached"
 expect_eq "blkhooks_test loads and unloads while attached is written" 0 "$bad"
 ok_if "I/O after the unloads (no hook left behind)" \
 	dd if=/dev/zero of="$A" bs=64k count=16 oflag=direct status=none
