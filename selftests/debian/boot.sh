@@ -27,3 +27,36 @@ check "write to /dev/vdb once writable" \
 	dd if=/dev/zero of=/dev/vdb bs=4k count=1 oflag=direct
 check "rocheck logged the refusal" \
 	sh -c "dmesg | grep -q 'rocheck: .*vdb'"
+
+# A write bio, not an open: the page cache of a scsi_debug disk dirtied
+# while it was writable, then the disk set read-only and its cache
+# synced.  rocheck (submit=deny by default) refuses the write-back.
+# The write goes through descriptor 3, open until the end: closing a disk
+# opened for writing starts udev's change event (and the last close writes
+# the dirty cache back), which would write the data before --setro.
+modprobe scsi_debug dev_size_mb=16
+udevadm settle
+sd=
+for d in /sys/block/sd*; do
+	grep -q scsi_debug "$d/device/model" 2>/dev/null && sd=${d##*/}
+done
+check "scsi_debug disk: /dev/${sd:-none}" test -b "/dev/$sd"
+exec 3<> "/dev/$sd"
+dd if=/dev/urandom bs=64k count=1 status=none >&3
+blockdev --setro "/dev/$sd"
+check "sync /dev/$sd (fsync of the read-only disk's dirty cache) fails" \
+	sh -c "! sync /dev/$sd"
+check "rocheck refused the write-back bio to read-only $sd" \
+	sh -c "dmesg | grep -Eq 'rocheck: $sd: refused WRITE of [0-9]+ bytes at sector [0-9]+ of $sd to read-only device'"
+check "$sd still holds zeros" \
+	sh -c "dd if=/dev/$sd bs=64k count=1 iflag=direct status=none | cmp -n 65536 - /dev/zero"
+exec 3<&-
+blockdev --setrw "/dev/$sd"
+modprobe -r scsi_debug
+
+# Removal as a user does it; after.sh boots the system once more.
+check "apt-get remove blkpolicy-dkms" \
+	sh -c "DEBIAN_FRONTEND=noninteractive apt-get remove -y blkpolicy-dkms"
+check "modules gone for $krel, DKMS empty" \
+	sh -c "! modinfo rocheck && ! modinfo intbounce && ! modinfo blkowner && [ -z \"\$(dkms status blkpolicy)\" ]"
+sync
