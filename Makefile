@@ -9,6 +9,8 @@
 #   make design  docs/design.png from docs/design.dot (graphviz)
 #   make deb     the patched kernel (linux-image, linux-headers) and
 #                blkpolicy-dkms_<version>_all.deb in DEBOUT
+#   make deb-next  the same kernel released as <version>-blkpolicy-next
+#                (the Debian test's kernel upgrade), in DEBOUT
 #
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
@@ -50,12 +52,12 @@ VM := $(CURDIR)/qemu/vm
 export VARIANT
 
 .PHONY: all deps kernel vanilla modules initramfs helpers check host-check \
-	run shell bench design deb clean help
+	run shell bench design deb deb-next clean help
 
 all: modules
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps
@@ -91,9 +93,10 @@ host-check: modules
 	@scripts/check-host
 
 # The packaging test (selftests/debian) installs the plain kernel's
-# packages; the debug variant's check leaves it out.
+# packages, and a second release of it; the debug variant's check leaves
+# it out.
 ifeq ($(DEBUG),0)
-check: deb
+check: deb deb-next
 endif
 check: modules initramfs helpers
 	@mkdir -p results
@@ -115,6 +118,14 @@ ifeq ($(DEBUG),1)
 endif
 	@scripts/make-kernel-deb $(DEBOUT) $(KCONFIG)
 	@scripts/make-deb $(DEBOUT)
+
+# The packaging test's kernel upgrade: the test kernel again, released as
+# <version>-blkpolicy-next.
+deb-next: kernel
+ifeq ($(DEBUG),1)
+	$(error make deb-next packages the plain kernel: run it without DEBUG=1)
+endif
+	@KSUFFIX=-next scripts/make-kernel-deb $(DEBOUT) >/dev/null
 
 design: deps
 	dot -Tpng -Gdpi=96 docs/design.dot -o docs/design.png

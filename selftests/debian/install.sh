@@ -4,8 +4,9 @@
 # First boot of the Debian image, on the packaged kernel (no initramfs
 # yet): install the packages as a user would, in the order that also
 # shows a kernel installed after the module package gets its modules
-# (the path of every kernel upgrade), then choose a policy for the next
-# boot.  Runs as root from blkpolicy-step.service; TAP on stdout.
+# (the path of every kernel upgrade), then a second release of that
+# kernel, then choose a policy for the next boot.  Runs as root from
+# blkpolicy-step.service; TAP on stdout.
 cd /mnt/step || exit 1
 ver=$(cat VERSION)
 krel=$(uname -r)
@@ -37,6 +38,17 @@ done
 check "no test module installed (blkhooks_test, pidisk_test)" \
 	sh -c "! modinfo blkhooks_test && ! modinfo pidisk_test"
 check "update-initramfs made /boot/initrd.img-$krel" test -s /boot/initrd.img-"$krel"
+
+# A second release of the kernel, installed later (an upgrade): DKMS
+# builds the modules for it without being asked.
+nkrel=$krel-next
+check "dpkg -i linux-image-$nkrel and linux-headers-$nkrel" \
+	dpkg -i ./linux-headers-"$nkrel"_*.deb ./linux-image-"$nkrel"_*.deb
+check "DKMS built and installed blkpolicy $ver for $nkrel, unasked" \
+	sh -c "dkms status blkpolicy/$ver -k $nkrel | grep -q installed"
+check "modinfo -k $nkrel rocheck: version $ver, vermagic $nkrel" \
+	sh -c "[ \"\$(modinfo -k $nkrel -F version rocheck)\" = '$ver' ] &&
+	       modinfo -k $nkrel -F vermagic rocheck | grep -q '^$nkrel '"
 
 # Every parameter of every module is in the modprobe.d file.
 missing= n=0
