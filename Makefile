@@ -11,6 +11,8 @@
 #                blkpolicy-dkms_<version>_all.deb in DEBOUT
 #   make deb-next  the same kernel released as <version>-blkpolicy-next
 #                (the Debian test's kernel upgrade), in DEBOUT
+#   make deb-nohooks  the kernel without hooks.patch packaged the same way,
+#                as <version>-blkpolicy-nohooks (the kernel DKMS refuses)
 #
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
@@ -52,7 +54,7 @@ VM := $(CURDIR)/qemu/vm
 export VARIANT
 
 .PHONY: all deps kernel vanilla modules initramfs helpers check host-check \
-	run shell bench design deb deb-next clean help
+	run shell bench design deb deb-next deb-nohooks clean help
 
 all: modules
 
@@ -89,16 +91,17 @@ selftests/helpers/%: selftests/helpers/%.c
 
 helpers: $(HELPERS)
 
-host-check: modules
+host-check: modules vanilla
 	@scripts/check-host
 
 # The packaging test (selftests/debian) installs the plain kernel's
 # packages, and a second release of it; the debug variant's check leaves
 # it out.
 ifeq ($(DEBUG),0)
-check: deb deb-next
+check: deb deb-next deb-nohooks
 endif
-check: modules initramfs helpers
+# The host checks build the DKMS tree against the kernel without hooks.patch.
+check: modules vanilla initramfs helpers
 	@mkdir -p results
 	@selftests/run '$(TESTS)'
 
@@ -126,6 +129,14 @@ ifeq ($(DEBUG),1)
 	$(error make deb-next packages the plain kernel: run it without DEBUG=1)
 endif
 	@KSUFFIX=-next scripts/make-kernel-deb $(DEBOUT) >/dev/null
+
+# The packaging test's kernel without hooks.patch: make vanilla, released
+# as <version>-blkpolicy-nohooks.
+deb-nohooks: vanilla
+ifeq ($(DEBUG),1)
+	$(error make deb-nohooks packages the plain kernel: run it without DEBUG=1)
+endif
+	@KTREE=vanilla KSUFFIX=-nohooks scripts/make-kernel-deb $(DEBOUT) >/dev/null
 
 design: deps
 	dot -Tpng -Gdpi=96 docs/design.dot -o docs/design.png

@@ -64,15 +64,40 @@ check "/etc/modprobe.d/blkpolicy.conf lists every parameter ($n${missing:+; miss
 check "modprobe loads and unloads the three modules" \
 	sh -c "modprobe -a rocheck intbounce blkowner && modprobe -r -a blkowner intbounce rocheck"
 
-# A kernel without hooks.patch: DKMS refuses before compiling, naming it.
-mkdir -p /tmp/nohooks/include/linux
-cp /usr/src/linux-headers-"$krel"/Makefile /tmp/nohooks/
-dkms build blkpolicy/"$ver" -k 6.12.0-nohooks --kernelsourcedir /tmp/nohooks \
-	> /tmp/nohooks.out 2>&1
+# A kernel without hooks.patch (make vanilla, packaged the same way),
+# installed with its headers.  Baseline first: with AUTOINSTALL for every
+# kernel (the packaged dkms.conf with its rule taken out) bookworm's dkms
+# fails the refused build, and with it the kernel package's
+# configuration.  With the packaged dkms.conf the package configures,
+# DKMS says why it builds nothing for it, and a build asked for by hand
+# stops before compiling, naming hooks.patch.
+nh=$krel-nohooks
+conf=/usr/src/blkpolicy-$ver/dkms.conf
+cp "$conf" /tmp/dkms.conf.packaged
+sed -i 's/^blkpolicy_kernel=\${_ka:-\$kernelver}$/blkpolicy_kernel=/' "$conf"
+dpkg -i ./linux-headers-"$nh"_*.deb ./linux-image-"$nh"_*.deb > /tmp/nohooks.out 2>&1
 st=$?
-check "dkms build for a kernel without hooks.patch fails (status $st) naming hooks.patch" \
-	sh -c "[ $st -ne 0 ] && grep -q 'does not carry hooks.patch' /tmp/nohooks.out"
-dkms remove blkpolicy/"$ver" -k 6.12.0-nohooks > /dev/null 2>&1
+grep -i 'error\|failed' /tmp/nohooks.out | sed 's/^/# baseline dpkg: /'
+check "baseline: AUTOINSTALL for every kernel, dpkg -i linux-image-$nh fails (status $st), the package half-configured" \
+	sh -c "[ $st -ne 0 ] && dpkg-query -W -f='\${Status}' linux-image-$nh | grep -q half-configured"
+cp /tmp/dkms.conf.packaged "$conf"
+dpkg --configure -a > /tmp/nohooks.out 2>&1
+st=$?
+grep 'blkpolicy\|dkms' /tmp/nohooks.out | sed 's/^/# dpkg: /'
+check "dpkg --configure -a with the packaged dkms.conf: linux-image-$nh configured (status $st)" \
+	sh -c "[ $st -eq 0 ] && dpkg-query -W -f='\${Status}' linux-image-$nh | grep -q 'install ok installed'"
+check "DKMS said kernel $nh does not carry hooks.patch" \
+	grep -q "kernel $nh does not carry hooks.patch" /tmp/nohooks.out
+check "DKMS built nothing for $nh" \
+	sh -c "! dkms status blkpolicy/$ver -k $nh | grep -q 'built\|installed'"
+dkms build blkpolicy/"$ver" -k "$nh" > /tmp/nohooks-build.out 2>&1
+st=$?
+mklog=/var/lib/dkms/blkpolicy/$ver/build/make.log
+grep 'blkpolicy:' "$mklog" | sed 's/^/# make.log: /'
+check "dkms build -k $nh fails (status $st); make.log names hooks.patch, nothing compiled" \
+	sh -c "[ $st -ne 0 ] && grep -q 'does not carry hooks.patch (no include/linux/blk-hooks.h' $mklog &&
+	       ! grep -q ' CC ' $mklog"
+dkms remove blkpolicy/"$ver" -k "$nh" > /dev/null 2>&1
 
 # The policy for the next boot, as the packaged files document it.
 check "chose rocheck open=deny at boot (modules-load.d, modprobe.d)" \
