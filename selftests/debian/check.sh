@@ -2,12 +2,17 @@
 # Sourced by the Debian image's test steps (install.sh, boot.sh).
 #
 # check DESC CMD...: "ok - DESC" if CMD succeeds, else "not ok - DESC"
-# and the end of CMD's output as TAP comments.
+# and the end of CMD's output as TAP comments; a CMD that took 5 s or
+# more has its time after its line.
 check() {
 	desc=$1
 	shift
+	t0=$(date +%s)
 	if "$@" > /tmp/check.out 2>&1; then
 		echo "ok - $desc"
+		t1=$(date +%s)
+		# What a slow boot spends its time on.
+		[ $((t1 - t0)) -lt 5 ] || echo "# $((t1 - t0)) s"
 	else
 		echo "not ok - $desc"
 		# update-initramfs names every firmware file it has not.

@@ -75,14 +75,18 @@ nh=$krel-nohooks
 conf=/usr/src/blkpolicy-$ver/dkms.conf
 cp "$conf" /tmp/dkms.conf.packaged
 sed -i 's/^blkpolicy_kernel=\${_ka:-\$kernelver}$/blkpolicy_kernel=/' "$conf"
+t0=$(date +%s)
 dpkg -i ./linux-headers-"$nh"_*.deb ./linux-image-"$nh"_*.deb > /tmp/nohooks.out 2>&1
 st=$?
+echo "# $(($(date +%s) - t0)) s"
 grep -i 'error\|failed' /tmp/nohooks.out | sed 's/^/# baseline dpkg: /'
 check "baseline: AUTOINSTALL for every kernel, dpkg -i linux-image-$nh fails (status $st), the package half-configured" \
 	sh -c "[ $st -ne 0 ] && dpkg-query -W -f='\${Status}' linux-image-$nh | grep -q half-configured"
 cp /tmp/dkms.conf.packaged "$conf"
+t0=$(date +%s)
 dpkg --configure -a > /tmp/nohooks.out 2>&1
 st=$?
+echo "# $(($(date +%s) - t0)) s"
 grep 'blkpolicy\|dkms' /tmp/nohooks.out | sed 's/^/# dpkg: /'
 check "dpkg --configure -a with the packaged dkms.conf: linux-image-$nh configured (status $st)" \
 	sh -c "[ $st -eq 0 ] && dpkg-query -W -f='\${Status}' linux-image-$nh | grep -q 'install ok installed'"
