@@ -18,7 +18,8 @@
 #include "blkpolicy_param.h"
 
 enum { HT_OPEN, HT_OPEN_WRITE, HT_SUBMIT, HT_SUBMIT_WRITE, HT_PASSTHROUGH,
-	HT_PREP, HT_DIRTY, HT_THROTTLE, HT_MIGRATE, HT_SPLIT, HT_NR };
+	HT_PREP, HT_DIRTY, HT_THROTTLE, HT_MIGRATE, HT_SPLIT, HT_ANON_NEW,
+	HT_ANON_FREE, HT_NR };
 
 static const char * const ht_names[HT_NR] = {
 	[HT_OPEN] = "open",
@@ -31,6 +32,8 @@ static const char * const ht_names[HT_NR] = {
 	[HT_THROTTLE] = "dirty_throttle",
 	[HT_MIGRATE] = "folio_migrate",
 	[HT_SPLIT] = "folio_split",
+	[HT_ANON_NEW] = "anon_folio_new",
+	[HT_ANON_FREE] = "anon_folio_free",
 };
 
 static atomic_long_t ht_count[HT_NR];
@@ -92,6 +95,16 @@ static void ht_folio_split(struct folio *folio, int old_order, int new_order)
 	atomic_long_inc(&ht_count[HT_SPLIT]);
 }
 
+static void ht_anon_folio_new(struct folio *folio, struct vm_area_struct *vma)
+{
+	atomic_long_inc(&ht_count[HT_ANON_NEW]);
+}
+
+static void ht_anon_folio_free(struct folio *folio)
+{
+	atomic_long_inc(&ht_count[HT_ANON_FREE]);
+}
+
 static struct blk_hook_ops ht_ops = {
 	.open = ht_open,
 	.submit = ht_submit,
@@ -101,6 +114,8 @@ static struct blk_hook_ops ht_ops = {
 	.dirty_throttle = ht_dirty_throttle,
 	.folio_migrate = ht_folio_migrate,
 	.folio_split = ht_folio_split,
+	.anon_folio_new = ht_anon_folio_new,
+	.anon_folio_free = ht_anon_folio_free,
 };
 
 static DEFINE_MUTEX(ht_lock);

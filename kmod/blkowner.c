@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkowner: charge writeback I/O to the cgroup that dirtied the page.
+ * blkowner: charge writeback I/O to the cgroup that dirtied the page, and
+ * swap-out to the cgroup whose anonymous memory it is.
  *
  * blk-throttle charges a bio to the blkcg it is associated with, which for
  * writeback is the flusher's: the root cgroup.  Buffered writes of a cgroup
@@ -30,6 +31,21 @@
  * oldest bio in flight for over 100 ms): the throttle then applies where
  * the pages are dirtied, as it does for direct I/O.
  *
+ * Swap: blk-throttle sees swap-out associated with the folio's memory
+ * cgroup, which on v1 with blkio mounted apart from memory (as systemd
+ * mounts them) has no blkio controller: the root.  So blkowner also
+ * stores, when a folio becomes a process's anonymous memory (a fault, a
+ * copy on write, a swap-in), the io/blkio cgroup of the task that faulted,
+ * and drops it when the folio is freed.  A swap-out bio (REQ_SWAP) is
+ * re-charged to it like writeback; the word stays, since a folio swapped
+ * out and faulted back in before it was reclaimed may be swapped again.
+ * blk-throttle never holds a REQ_SWAP bio (reclaim must progress): it
+ * dispatches it and charges it to the cgroup as debt, which the cgroup's
+ * later throttled I/O pays.  That is the rule for swap-out by kswapd or
+ * by any task reclaiming for others.  The cgroup's own reclaim at its
+ * memory limit waits for its writes, so holding them slows that cgroup
+ * alone: there blkowner clears REQ_SWAP and blk-throttle queues the bio.
+ *
  * Not re-charged: metadata and journal bios (REQ_META, REQ_PRIO), sync
  * writeback done by another task (REQ_SYNC; optional, see exempt_sync),
  * pages of a block device that a filesystem holds (its metadata), and on
@@ -46,11 +62,13 @@
 #include <linux/debugfs.h>
 #include <linux/hash.h>
 #include <linux/idr.h>
+#include <linux/memcontrol.h>
 #include <linux/mempool.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
+#include <linux/swap.h>
 #include <linux/wait.h>
 #include <linux/writeback.h>
 #include <linux/xarray.h>
@@ -61,10 +79,15 @@
 #include "blkowner_trace.h"
 #include "blkpolicy_param.h"
 
-/* Owner word layout: | serial:36 | id:20 | hash:7 | (63 bits) */
+/*
+ * Owner word layout: | serial:35 | id:20 | anon:1 | hash:7 | (63 bits).
+ * The tag (anon and hash) names the folio the word was stored for.
+ */
 #define BO_HASH_BITS	7
+#define BO_ANON		BIT(BO_HASH_BITS)
+#define BO_TAG_BITS	(BO_HASH_BITS + 1)
 #define BO_ID_BITS	20
-#define BO_SERIAL_BITS	36
+#define BO_SERIAL_BITS	35
 
 enum bo_hier { BO_V1 = 1, BO_V2 = 2 };
 
@@ -88,6 +111,9 @@ enum bo_counter {
 	BO_OWNERS_KEPT,
 	BO_OWNERS_MIGRATED,
 	BO_OWNERS_SPLIT,
+	BO_ANON_TAGGED,
+	BO_SWAP_RECHARGED,
+	BO_SWAP_THROTTLED,
 	BO_NR_COUNTERS,
 };
 
@@ -104,6 +130,9 @@ static const char * const bo_counter_names[BO_NR_COUNTERS] = {
 	[BO_OWNERS_KEPT] = "owners_kept",
 	[BO_OWNERS_MIGRATED] = "owners_migrated",
 	[BO_OWNERS_SPLIT] = "owners_split",
+	[BO_ANON_TAGGED] = "anon_tagged",
+	[BO_SWAP_RECHARGED] = "swap_bios_recharged",
+	[BO_SWAP_THROTTLED] = "swap_bios_throttled",
 };
 
 /*
@@ -150,6 +179,7 @@ struct bo_stats {
 static DEFINE_PER_CPU(struct bo_stats, bo_stats);
 
 static bool bo_enabled = true;
+static bool bo_swap = true;
 static int bo_hierarchies = BO_V1;
 static bool bo_v2_override;
 static bool bo_exempt_sync = true;
@@ -195,6 +225,9 @@ static long bo_entries(void)
 
 module_param_cb(enabled, &bp_bool_ops, &bo_enabled, 0600);
 MODULE_PARM_DESC(enabled, "Track owners and re-charge writeback (default: 1)");
+module_param_cb(swap, &bp_bool_ops, &bo_swap, 0600);
+MODULE_PARM_DESC(swap,
+		 "Track the owners of anonymous memory faulted in from now on and re-charge its swap-out to them (default: 1)");
 module_param_cb(exempt_sync, &bp_bool_ops, &bo_exempt_sync, 0600);
 MODULE_PARM_DESC(exempt_sync,
 		 "Leave REQ_SYNC writeback (fsync, sync, journal ordered data) charged to its submitter (default: 1)");
@@ -223,10 +256,17 @@ module_param_cb(hierarchies, &bp_words_ops, &bo_hier_words, 0600);
 MODULE_PARM_DESC(hierarchies,
 		 "Which io controller hierarchy to track: v1 (blkio, default), v2 (io), both, none");
 
-static unsigned long bo_page_hash(struct folio *folio)
+/* What names @folio in its word: its kind and a hash of where it is. */
+static unsigned long bo_folio_tag(struct folio *folio)
 {
-	return hash_long((unsigned long)folio->mapping ^ folio->index,
+	return (folio_test_anon(folio) ? BO_ANON : 0) |
+	       hash_long((unsigned long)folio->mapping ^ folio->index,
 			 BO_HASH_BITS);
+}
+
+static bool bo_word_fits(unsigned long v, struct folio *folio)
+{
+	return (v & GENMASK(BO_TAG_BITS - 1, 0)) == bo_folio_tag(folio);
 }
 
 /* A cgroup as an owner: part of its serial number and its id. */
@@ -262,17 +302,16 @@ static bool bo_mapping_tracked(struct address_space *mapping)
 }
 
 /*
- * The owner of pages the current task dirties in @mapping, or 0 when they
- * are not tracked: tracking off, hierarchy not selected, filesystem
- * metadata, the root group (the default owner) or an id too large to pack.
+ * The owner of memory the current task dirties or faults in, or 0 when it
+ * is not tracked: tracking off, hierarchy not selected, the root group
+ * (the default owner) or an id too large to pack.
  */
-static unsigned long bo_current_owner(struct address_space *mapping)
+static unsigned long bo_task_owner(void)
 {
 	struct cgroup_subsys_state *css;
 	unsigned long owner = 0;
 
-	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked() ||
-	    !bo_mapping_tracked(mapping))
+	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked())
 		return 0;
 	rcu_read_lock();
 	/* A loop worker writes its backing file for the cgroup it serves. */
@@ -283,12 +322,18 @@ static unsigned long bo_current_owner(struct address_space *mapping)
 	return owner;
 }
 
+/* The owner of pages the current task dirties in @mapping, or 0. */
+static unsigned long bo_current_owner(struct address_space *mapping)
+{
+	return bo_mapping_tracked(mapping) ? bo_task_owner() : 0;
+}
+
 /* Tag @folio with @owner; counts the entry, or the failure. */
 static bool bo_store_owner(struct folio *folio, unsigned long owner)
 {
 	int ret;
 
-	ret = bo_table_store(folio, (owner << BO_HASH_BITS) | bo_page_hash(folio));
+	ret = bo_table_store(folio, (owner << BO_TAG_BITS) | bo_folio_tag(folio));
 	if (ret < 0) {
 		bo_inc(BO_TAG_FAILED);
 		return false;
@@ -310,7 +355,57 @@ static void bo_folio_dirtied(struct folio *folio,
 }
 
 /*
- * The owner of @folio (css serial and id, without the page hash), or 0.
+ * A folio became anonymous memory of the current task: its swap-out is
+ * the task's cgroup's.  Root-group memory stores nothing.
+ */
+static void bo_anon_folio_new(struct folio *folio, struct vm_area_struct *vma)
+{
+	unsigned long owner;
+
+	if (!READ_ONCE(bo_swap))
+		return;
+	owner = bo_task_owner();
+	if (owner && bo_store_owner(folio, owner)) {
+		bo_inc(BO_ANON_TAGGED);
+		trace_blkowner_anon_tagged(folio, bo_owner_id(owner));
+	}
+}
+
+/* Freed: the pfn's next folio must not inherit the word. */
+static void bo_anon_folio_free(struct folio *folio)
+{
+	if (!bo_table_empty() && bo_table_take(folio))
+		this_cpu_dec(bo_stats.entries);
+}
+
+/*
+ * The owner of @folio, anonymous memory being swapped out, or 0.  The word
+ * is left in place: a folio faulted back in before it was reclaimed may be
+ * swapped out again.  A word that is not this folio's was stored for a
+ * page-cache folio at this pfn and never taken (truncated while dirty).
+ */
+static unsigned long bo_swap_owner(struct folio *folio)
+{
+	unsigned long v;
+
+	if (!READ_ONCE(bo_swap) || !folio_test_swapcache(folio) ||
+	    !folio_test_writeback(folio))
+		return 0;
+	v = bo_table_peek(folio);
+	if (!v)
+		return 0;
+	if (!bo_word_fits(v, folio)) {
+		if (bo_table_take(folio))
+			this_cpu_dec(bo_stats.entries);
+		bo_inc(BO_OWNER_STALE);
+		trace_blkowner_owner_stale(folio, bo_owner_id(v >> BO_TAG_BITS));
+		return 0;
+	}
+	return v >> BO_TAG_BITS;
+}
+
+/*
+ * The owner of @folio (css serial and id, without the tag), or 0.
  * The entry is consumed: the folio is clean and under writeback now, and
  * if it is dirtied again the hook stores a fresh one for its next
  * writeback.  A folio not under writeback is in the bio as a direct I/O
@@ -328,32 +423,36 @@ static unsigned long bo_take_owner(struct folio *folio)
 {
 	unsigned long v;
 
-	if (folio_test_anon(folio) || !folio->mapping ||
-	    !folio_test_writeback(folio))
+	if (folio_test_anon(folio))
+		return bo_swap_owner(folio);
+	if (!folio->mapping || !folio_test_writeback(folio))
 		return 0;
 	v = bo_table_take(folio);
 	if (!v)
 		return 0;
-	if ((v & GENMASK(BO_HASH_BITS - 1, 0)) != bo_page_hash(folio)) {
+	if (!bo_word_fits(v, folio)) {
 		this_cpu_dec(bo_stats.entries);
 		bo_inc(BO_OWNER_STALE);
-		trace_blkowner_owner_stale(folio, bo_owner_id(v >> BO_HASH_BITS));
+		trace_blkowner_owner_stale(folio, bo_owner_id(v >> BO_TAG_BITS));
 		return 0;
 	}
 	if (folio_test_dirty(folio) && !bo_table_restore(folio, v))
 		bo_inc(BO_OWNERS_KEPT);
 	else
 		this_cpu_dec(bo_stats.entries);
-	return v >> BO_HASH_BITS;
+	return v >> BO_TAG_BITS;
 }
 
-/* Migration: the owner moves with the folio's contents and dirty state. */
+/*
+ * Migration: the owner moves with the folio's contents, dirty state and,
+ * for anonymous memory, its anon_vma and index.
+ */
 static void bo_folio_migrate(struct folio *dst, struct folio *src)
 {
 	unsigned long v;
 	int ret;
 
-	if (bo_table_empty() || folio_test_anon(src))
+	if (bo_table_empty())
 		return;
 	v = bo_table_take(src);
 	if (!v)
@@ -368,23 +467,25 @@ static void bo_folio_migrate(struct folio *dst, struct folio *src)
 }
 
 /*
- * A large folio split: each dirty part still in the page cache gets the
- * first part's owner, with its own page hash.
+ * A large folio split: each part still in the page cache and dirty, or
+ * still anonymous memory, gets the first part's owner, with its own tag.
  */
 static void bo_folio_split(struct folio *folio, int old_order, int new_order)
 {
 	unsigned long v, owner, i, step = 1UL << new_order;
+	bool anon = folio_test_anon(folio);
 	struct folio *part;
 
-	if (bo_table_empty() || folio_test_anon(folio) || !folio->mapping)
+	if (bo_table_empty() || !folio->mapping)
 		return;
 	v = bo_table_peek(folio);
-	if (!v || (v & GENMASK(BO_HASH_BITS - 1, 0)) != bo_page_hash(folio))
+	if (!v || !bo_word_fits(v, folio))
 		return;
-	owner = v >> BO_HASH_BITS;
+	owner = v >> BO_TAG_BITS;
 	for (i = step; i < 1UL << old_order; i += step) {
 		part = page_folio(folio_page(folio, i));
-		if (part->mapping != folio->mapping || !folio_test_dirty(part))
+		if (part->mapping != folio->mapping ||
+		    (!anon && !folio_test_dirty(part)))
 			continue;
 		if (bo_store_owner(part, owner))
 			bo_inc(BO_OWNERS_SPLIT);
@@ -514,17 +615,50 @@ static bool bo_associate(struct bio *bio, unsigned long owner)
 	}
 	bio_associate_blkg_from_css(bio, css);
 	bo_inc(BO_BIOS_RECHARGED);
+	if (bio->bi_opf & REQ_SWAP)
+		bo_inc(BO_SWAP_RECHARGED);
 	trace_blkowner_recharged(bio, css);
 	css_put(css);
 	bo_account(bio, owner);
 	return true;
 }
 
+/*
+ * Whether swap-out bio @bio, re-charged to @owner, may wait in blk-throttle:
+ * only when a task of the owner reclaims its own memory cgroup at its
+ * limit.  cgroup v1 limit reclaim waits for the writeback of folios it
+ * has met before, so the owner slows, and only the owner.  On a bio-based
+ * device (dm, md) the bio stays a swap bio: dm limits swap bios in flight
+ * to keep reclaim going, and its clone to the disk below comes here again.
+ */
+static bool bo_swap_throttle(struct bio *bio, unsigned long owner)
+{
+	struct mem_cgroup *memcg;
+	unsigned long usage, max;
+	bool at_limit = false;
+
+	if (current_is_kswapd() || bo_task_owner() != owner ||
+	    bdev_test_flag(bio->bi_bdev, BD_HAS_SUBMIT_BIO))
+		return false;
+	rcu_read_lock();
+	memcg = folio_memcg(bio_first_folio_all(bio));
+	if (memcg && memcg->css.parent) {
+		usage = page_counter_read(&memcg->memory);
+		max = READ_ONCE(memcg->memory.max);
+		/* Reclaim has freed up to a batch below the limit by now. */
+		at_limit = usage + (max >> 4) >= max;
+	}
+	rcu_read_unlock();
+	return at_limit;
+}
+
 static bool bo_bio_exempt(struct bio *bio)
 {
 	if (bio->bi_opf & (REQ_META | REQ_PRIO))
 		return true;
-	if ((bio->bi_opf & REQ_SYNC) && READ_ONCE(bo_exempt_sync))
+	/* Swap-out is reclaim's, whoever waits for it. */
+	if ((bio->bi_opf & (REQ_SYNC | REQ_SWAP)) == REQ_SYNC &&
+	    READ_ONCE(bo_exempt_sync))
 		return true;
 	/* cgroup writeback (v2 with memcg) already chose an owner. */
 	if (cgroup_subsys_on_dfl(io_cgrp_subsys) && !READ_ONCE(bo_v2_override) &&
@@ -670,7 +804,11 @@ static blk_status_t bo_submit(struct bio *bio)
 	while (split && bio_sectors(bio) > split)
 		if (!bo_submit_front(bio, split << SECTOR_SHIFT, owner))
 			break;
-	bo_associate(bio, owner);
+	if (bo_associate(bio, owner) && (bio->bi_opf & REQ_SWAP) &&
+	    bo_swap_throttle(bio, owner)) {
+		bio->bi_opf &= ~REQ_SWAP;
+		bo_inc(BO_SWAP_THROTTLED);
+	}
 	return BLK_STS_OK;
 }
 
@@ -740,6 +878,8 @@ static struct blk_hook_ops bo_hook_ops = {
 	.dirty_throttle = bo_dirty_throttle,
 	.folio_migrate = bo_folio_migrate,
 	.folio_split = bo_folio_split,
+	.anon_folio_new = bo_anon_folio_new,
+	.anon_folio_free = bo_anon_folio_free,
 };
 
 static int bo_stats_show(struct seq_file *m, void *v)

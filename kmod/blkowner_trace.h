@@ -19,6 +19,16 @@
 #include <linux/mm.h>
 #include <linux/tracepoint.h>
 
+#ifndef BLKOWNER_TRACE_HELPERS
+#define BLKOWNER_TRACE_HELPERS
+/* Anonymous memory has no inode; its index is in its anon_vma. */
+static inline struct inode *blkowner_folio_host(struct folio *folio)
+{
+	return folio->mapping && !folio_test_anon(folio) ?
+	       folio->mapping->host : NULL;
+}
+#endif
+
 DECLARE_EVENT_CLASS(blkowner_folio,
 		    TP_PROTO(struct folio *folio, int css_id),
 		    TP_ARGS(folio, css_id),
@@ -26,8 +36,7 @@ DECLARE_EVENT_CLASS(blkowner_folio,
 				     __field(unsigned long, ino)
 				     __field(pgoff_t, index)
 				     __field(int, css_id)),
-		    TP_fast_assign(struct inode *host = folio->mapping ?
-							folio->mapping->host : NULL;
+		    TP_fast_assign(struct inode *host = blkowner_folio_host(folio);
 				   __entry->dev = host ? host->i_sb->s_dev : 0;
 				   __entry->ino = host ? host->i_ino : 0;
 				   __entry->index = folio->index;
@@ -39,6 +48,14 @@ DECLARE_EVENT_CLASS(blkowner_folio,
 
 /* A folio turned dirty by a task of cgroup @css_id: its owner is stored. */
 DEFINE_EVENT(blkowner_folio, blkowner_tagged,
+	     TP_PROTO(struct folio *folio, int css_id),
+	     TP_ARGS(folio, css_id));
+
+/*
+ * A folio became anonymous memory of a task of cgroup @css_id: its owner
+ * is stored for its swap-out.
+ */
+DEFINE_EVENT(blkowner_folio, blkowner_anon_tagged,
 	     TP_PROTO(struct folio *folio, int css_id),
 	     TP_ARGS(folio, css_id));
 
@@ -74,7 +91,10 @@ DEFINE_EVENT(blkowner_bio, blkowner_owner_not_found,
 	     TP_PROTO(struct bio *bio, int css_id),
 	     TP_ARGS(bio, css_id));
 
-/* A writeback bio associated with its owner, before blk-throttle sees it. */
+/*
+ * A writeback or swap-out bio associated with its owner, before
+ * blk-throttle sees it.
+ */
 TRACE_EVENT(blkowner_recharged,
 	    TP_PROTO(struct bio *bio, struct cgroup_subsys_state *css),
 	    TP_ARGS(bio, css),

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
-# plan: 23
+# plan: 25
 # numa: 2
 #
 # Platform: each hook of hooks.patch fires where it should, stops firing
@@ -90,6 +90,15 @@ echo "/mnt/s,0x0,0x200" > /sys/kernel/debug/split_huge_pages
 expect_gt "folio_split hook fires when an XFS file's large folios split" \
 	"$(count folio_split)" "$sp"
 umount /mnt
+
+# anon_folio_new, anon_folio_free: a process's anonymous memory (4 MiB
+# touched, its stack, its libc data) comes and goes with it.
+an=$(count anon_folio_new); af=$(count anon_folio_free)
+"$ST_HELPERS/anontouch" 4 0 > /dev/null
+expect_gt "anon_folio_new hook fires for a process's fresh anonymous memory" \
+	"$(count anon_folio_new)" "$an"
+expect_gt "anon_folio_free hook fires when the process exits" \
+	"$(count anon_folio_free)" "$af"
 
 # Detach: counters must stop although the module stays loaded.
 echo 0 > /sys/module/blkhooks_test/parameters/attached

@@ -152,6 +152,7 @@ for i in $(seq "$cycles"); do
 	rmmod_wait blkowner || stuck=$((stuck + 1))
 	modprobe blkowner || bad=$((bad + 1))
 	switch blkowner enabled 1 0
+	switch blkowner swap 1 0
 	switch blkowner hierarchies v1 none both
 	switch blkowner exempt_sync 1 0
 	switch blkowner split_kb 0 64

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
-# plan: 37
+# plan: 39
 #
 # The trace events of intbounce.ko and blkowner.ko: each step of a debugfs
 # stats counter is one event of the matching name (rocheck's events are
@@ -120,8 +120,10 @@ grep -m1 ' blkowner_recharged:' $T/trace | sed 's/^ */# /'
 grep -m1 ' blkowner_dirtier_paused:' $T/trace | sed 's/^ */# /'
 check $BS "pages_tagged blkowner_tagged:" "bios_recharged blkowner_recharged:" \
 	"bios_split blkowner_split:" "owner_not_found blkowner_owner_not_found:" \
-	"owner_stale blkowner_owner_stale:" "dirtier_pauses blkowner_dirtier_paused:"
-for c in pages_tagged bios_recharged bios_split owner_not_found dirtier_pauses; do
+	"owner_stale blkowner_owner_stale:" "dirtier_pauses blkowner_dirtier_paused:" \
+	"anon_tagged blkowner_anon_tagged:"
+# dd's own anonymous memory (its buffer, stack, libc data) in foo and gone.
+for c in pages_tagged bios_recharged bios_split owner_not_found dirtier_pauses anon_tagged; do
 	expect_gt "blkowner: the workload moved $c" "${moved[$c]}" 0
 done
 ino=$(command stat -c %i $CG/foo)

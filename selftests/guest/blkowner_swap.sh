@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 600
+# plan: 24
+# mem: 1G
+#
+# blkowner.ko, swap: a cgroup v1 group's swap-out is charged to the owner
+# of the anonymous memory, the cgroup of the task that faulted it in.
+# blkio and memory are separate hierarchies, as systemd mounts them on v1.
+# Each case shows vanilla (blkowner not loaded) first: the swap writes are
+# charged to the root and the limit does not apply.  What is not asserted
+# (the rate under the limit, global pressure, two groups): docs/blkowner.md.
+. "$(dirname "$0")/../lib.sh"
+
+P=/sys/module/blkowner/parameters
+S=/sys/kernel/debug/blkowner/stats
+stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
+MiB=1048576
+CG=/sys/fs/cgroup/blkio
+MG=/sys/fs/cgroup/memory
+U=$MiB
+L="$((U / 1024)) KiB/s"
+
+modprobe scsi_debug dev_size_mb=256 || bail "scsi_debug"
+sleep 0.5
+sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+name=${sd#/dev/}
+dev=$(cat /sys/block/$name/dev)
+mkswap "$sd" >/dev/null && swapon "$sd" || bail "mkswap/swapon $sd"
+mkdir -p $CG $MG
+mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
+mount -t cgroup -o memory memory $MG || bail "cgroup v1 memory"
+
+sectors() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
+charged() {	# bytes written charged to blkio group $1 on the disk
+	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
+		$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1 | grep . || echo 0
+}
+limit() { echo "$dev $2" > $CG/$1/blkio.throttle.write_bps_device; }
+# group NAME MEMLIMIT: a group of that name in both hierarchies.
+group() {
+	mkdir -p $CG/$1 $MG/$1
+	echo "$2" > $MG/$1/memory.limit_in_bytes
+}
+in_cg() {	# in_cg GROUP CMD...: run CMD in GROUP (both hierarchies), in the background
+	local g=$1
+	shift
+	bash -c 'echo $$ > '"$CG/$g"'/cgroup.procs && echo $$ > '"$MG/$g"'/cgroup.procs && exec "$@"' _ "$@" &
+}
+
+# swap_run GROUP SECONDS WSET_MIB: the group's anontouch of WSET_MIB for
+# SECONDS.  Its own reclaim at the memory limit puts about the whole limit
+# under writeback at once, held by blk-throttle when blkowner charges it;
+# so the share is taken over the whole run, after the group's limit is
+# lifted and what it held has gone out.  Leaves the disk's write rate
+# while the group ran in $rate, the group's share of all the swap-out in
+# $share (%), anontouch's status and output in $anon_status and $out.
+swap_run() {
+	local g=$1 secs=$2 pid d0 c0 t0 dr t1 d1 c1 lim
+	lim=$(awk -v d="$dev" '$1 == d { print $2 }' $CG/$g/blkio.throttle.write_bps_device)
+	d0=$(sectors); c0=$(charged "$g"); t0=${EPOCHREALTIME/./}
+	in_cg "$g" "$ST_HELPERS/anontouch" "$3" "$secs" > /tmp/anon.$g
+	pid=$!
+	wait $pid
+	anon_status=$?
+	dr=$(sectors); t1=${EPOCHREALTIME/./}
+	limit "$g" 0
+	sleep 2
+	d1=$(sectors); c1=$(charged "$g")
+	[ -n "$lim" ] && limit "$g" "$lim"
+	out=$(cat /tmp/anon.$g)
+	rate=$(( (dr - d0) * 1000000 / (t1 - t0) ))
+	share=$(( d1 > d0 ? (c1 - c0) * 100 / (d1 - d0) : 0 ))
+	diag "$g: $(( (d1 - d0) / 1024 )) KiB swapped out, $(( (dr - d0) / 1024 )) KiB of it in the $(( (t1 - t0) / 1000 )) ms the group ran ($((rate / 1024)) KiB/s), $share% charged to $g; anontouch: $out"
+}
+
+group foo $((32 * MiB))
+group bar $((32 * MiB))
+
+# ---- a. the seed case: 96 MiB working set, 32 MiB limit, 1 MiB/s ----------
+limit foo $U
+swap_run foo 20 96
+expect_gt "vanilla: foo's swap-out exceeds the $L limit (> 1.5x)" "$rate" $((U * 3 / 2))
+ok_if "vanilla: foo is charged less than 10% of its swap-out ($share%)" test "$share" -lt 10
+expect_eq "vanilla: anontouch found every page as it left it" 0 "$anon_status"
+
+modprobe blkowner || bail "blkowner"
+swap_run foo 30 96
+echo "# seed swap: kibps=$((rate / 1024)) share=$share"
+sed 's/^/# stats: /' $S | grep -E 'anon|swap|stale|not_found|entries'
+ok_if "blkowner: foo is charged >= 90% of the swap-out ($share%)" test "$share" -ge 90
+expect_eq "blkowner: anontouch found every page as it left it" 0 "$anon_status"
+expect_gt "blkowner: anonymous folios were tagged" "$(stat anon_tagged)" 0
+expect_gt "blkowner: foo's own reclaim left its swap bios to blk-throttle" "$(stat swap_bios_throttled)" 0
+
+# swap=0: tracking off, the limit escapes again; bad values refused.
+echo 0 > $P/swap
+swap_run foo 10 96
+expect_gt "swap=0: foo's swap-out escapes the limit again (> 1.5x)" "$rate" $((U * 3 / 2))
+ok_if "swap=0: foo is charged less than 10% ($share%)" test "$share" -lt 10
+ok_if "swap=maybe is refused" bash -c "! echo maybe > $P/swap" 2>/dev/null
+expect_eq "swap=maybe left swap at 0" N "$(cat $P/swap)"
+ok_if "dmesg names the accepted values of swap" \
+	bash -c "dmesg | grep -q 'blkowner: swap: invalid value, accepted: 0, 1, n, y'"
+echo 1 > $P/swap
+limit foo 0
+
+# ---- e. fork: shared pages stay their creator's, copies are the writer's -----
+# The parent (in foo) writes 32 MiB and forks; the child moves to bar and
+# writes half of it, copying those pages.  Then a root task squeezes both
+# groups' memory to 1 MiB and nearly all of it swaps out.  The owner of a
+# folio is the cgroup of the task that faulted it in: the parent's 32 MiB
+# (the half still shared included) are foo's, the child's 16 MiB of
+# copies bar's.
+fork_case() {
+	local f0 b0 d0 i
+	echo $((64 * MiB)) > $MG/foo/memory.limit_in_bytes
+	echo $((64 * MiB)) > $MG/bar/memory.limit_in_bytes
+	f0=$(charged foo); b0=$(charged bar); d0=$(sectors)
+	in_cg foo "$ST_HELPERS/anonfork" 32 20 $CG/bar/cgroup.procs $MG/bar/cgroup.procs > /tmp/fork.out
+	fpid=$!
+	for i in $(seq 100); do grep -q ready /tmp/fork.out && break; sleep 0.2; done
+	echo $MiB > $MG/bar/memory.limit_in_bytes
+	echo $MiB > $MG/foo/memory.limit_in_bytes
+	sleep 3
+	fo=$(( ($(charged foo) - f0) / 1024 )); ba=$(( ($(charged bar) - b0) / 1024 ))
+	sw=$(( ($(sectors) - d0) / 1024 ))
+	# The check at the end faults everything back in: room for it.
+	echo $((64 * MiB)) > $MG/foo/memory.limit_in_bytes
+	echo $((64 * MiB)) > $MG/bar/memory.limit_in_bytes
+	wait $fpid
+	fork_status=$?
+	diag "fork: $sw KiB swapped out, foo charged $fo KiB, bar $ba KiB; anonfork: $(tr '\n' ' ' < /tmp/fork.out)"
+	echo $((32 * MiB)) > $MG/foo/memory.limit_in_bytes
+	echo $((32 * MiB)) > $MG/bar/memory.limit_in_bytes
+}
+rmmod blkowner
+fork_case
+ok_if "vanilla fork: foo and bar are charged less than 10% of the swap-out ($((fo + ba)) of $sw KiB)" \
+	test $(( (fo + ba) * 10 )) -lt "$sw"
+expect_eq "vanilla fork: parent and child found every page as they left it" 0 "$fork_status"
+modprobe blkowner || bail "blkowner"
+fork_case
+echo "# fork: foo_kib=$fo bar_kib=$ba swapped_kib=$sw"
+ok_if "fork: foo is charged its 32 MiB, the shared half included (>= 90%: $fo KiB)" \
+	test "$fo" -ge $((32 * 1024 * 9 / 10))
+ok_if "fork: bar is charged the child's 16 MiB of copies, not the shared half ($ba KiB)" \
+	test "$ba" -ge $((16 * 1024 * 9 / 10)) -a "$ba" -lt $((24 * 1024))
+expect_eq "fork: parent and child found every page as they left it" 0 "$fork_status"
+
+# ---- d. a swap file on ext4 -------------------------------------------------
+swapoff "$sd" || bail "swapoff $sd"
+# No lazy init: its inode-table zeroing would be disk writes of no group.
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$sd" >/dev/null 2>&1 && mount "$sd" /mnt || bail "mkfs/mount $sd"
+dd if=/dev/zero of=/mnt/swapfile bs=1M count=160 status=none && chmod 600 /mnt/swapfile &&
+	mkswap /mnt/swapfile >/dev/null && swapon /mnt/swapfile || bail "swap file"
+limit foo $U
+rmmod blkowner
+swap_run foo 15 96
+ok_if "vanilla swap file: foo is charged less than 10% of the swap-out ($share%)" test "$share" -lt 10
+modprobe blkowner || bail "blkowner"
+swap_run foo 15 96
+ok_if "swap file: foo is charged >= 90% of the swap-out ($share%)" test "$share" -ge 90
+expect_eq "swap file: anontouch found every page as it left it" 0 "$anon_status"
+
+# ---- f. unload under swap I/O, rmdir of an owner ------------------------------
+in_cg foo "$ST_HELPERS/anontouch" 96 20 > /tmp/anon.foo
+pf=$!
+sleep 8
+r0=$(stat swap_bios_recharged)
+ok_if "rmmod blkowner while foo swaps through its limit" rmmod blkowner
+diag "swap bios re-charged before rmmod: $r0"
+wait $pf
+expect_eq "after rmmod: anontouch found every page as it left it" 0 $?
+modprobe blkowner || bail "blkowner"
+# An owner removed while its pages are in memory and swap: its swap-out
+# goes to the root, counted as owner_not_found.
+group gone $((32 * MiB))
+in_cg gone "$ST_HELPERS/anontouch" 96 25 > /tmp/anon.gone
+pg=$!
+sleep 3
+echo $pg > $CG/cgroup.procs
+rmdir $CG/gone
+n0=$(stat owner_not_found)
+sleep 10
+expect_gt "rmdir of the owner: its swap-out counted owner_not_found" "$(stat owner_not_found)" "$n0"
+wait $pg
+expect_eq "rmdir of the owner: anontouch found every page as it left it" 0 $?
+limit foo 0
+swapoff /mnt/swapfile
+umount /mnt

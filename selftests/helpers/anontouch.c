@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * anontouch MIB SECONDS [hold]
+ *
+ * Map MIB of private anonymous memory and write one byte of every page,
+ * over and over, for SECONDS: a working set that swaps when its memory
+ * cgroup's limit is below it.  The clock is read every 64 pages, so a
+ * pass slowed by swap ends on time.  Prints "passes=N pages=M" (M pages
+ * written in all) and exits 0; 2 on a setup error.  Each pass writes a
+ * new byte value, so a page that comes back from swap with stale contents
+ * is caught: exits 1 and prints "corrupt at page P" if a page does not
+ * hold the previous pass's value.  SECONDS 0: one pass, every page
+ * faulted in once (the page-fault benchmark).  hold: one pass, then the
+ * memory sits idle (cold, the first that global reclaim swaps out) until
+ * SECONDS have passed, and every page is checked at the end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long i, n, passes = 0, pages = 0;
+	long psz = sysconf(_SC_PAGESIZE);
+	unsigned char *p, want = 0;
+	double secs, end;
+
+	if (argc < 3 || argc > 4) {
+		fprintf(stderr, "usage: anontouch MIB SECONDS [hold]\n");
+		return 2;
+	}
+	n = strtoul(argv[1], NULL, 0) * (1UL << 20) / psz;
+	secs = strtod(argv[2], NULL);
+	end = now() + secs;
+	p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	for (;;) {
+		for (i = 0; i < n; i++) {
+			if (passes && p[i * psz] != want) {
+				printf("corrupt at page %lu: %u, not %u\n",
+				       i, p[i * psz], want);
+				return 1;
+			}
+			p[i * psz] = want + 1;
+			pages++;
+			if (secs > 0 && i % 64 == 63 && now() >= end)
+				goto out;
+		}
+		want++;
+		passes++;
+		if (secs <= 0)
+			break;
+		if (argc == 4) {
+			while (now() < end)
+				usleep(100000);
+			for (i = 0; i < n; i++) {
+				if (p[i * psz] != want) {
+					printf("corrupt at page %lu: %u, not %u\n",
+					       i, p[i * psz], want);
+					return 1;
+				}
+			}
+			break;
+		}
+	}
+out:
+	printf("passes=%lu pages=%lu\n", passes, pages);
+	return 0;
+}
