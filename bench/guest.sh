@@ -27,6 +27,25 @@ iops() {	# iops FIO-ARGS...: write IOPS of one short fio run
 bw_kib() {	# bw_kib FIO-ARGS...: write KiB/s
 	fio --output-format=terse --terse-version=3 "$@" | awk -F';' '{ print $48 }'
 }
+# medians NAME=KEY...: "result NAME M", M the median of the KEY lines'
+# values in /tmp/r, for each pair.
+medians() {
+	local a
+	for a; do
+		echo "result ${a%%=*} $(awk -v k="${a#*=}" '$1 == k { print $2 }' /tmp/r | median)"
+	done
+}
+bo_stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/blkowner/stats; }
+# Memory per tracked page: what the table holds (its chunks, from the
+# module's own count) over the folios tagged in it.
+bo_footprint() {
+	local e b
+	e=$(bo_stat entries)
+	b=$(bo_stat store_bytes)
+	[ "$e" -gt 0 ] || { echo "bench: no tracked pages" >&2; exit 1; }
+	echo "result tracked_pages $e"
+	echo "result bytes_per_page $(( b / e ))"
+}
 nullb() {
 	modprobe null_blk nr_devices=1 gb=4 irqmode=0 queue_mode=2 || exit 1
 	wait_for_dev /dev/nullb0
@@ -95,37 +114,28 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
 	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
 	     --ioengine=psync --invalidate=0)
-	S=/sys/kernel/debug/blkowner/stats
 	bo_off() { echo "off $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*; sync; }
 	bo_on() {
 		modprobe blkowner
 		echo "on $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*; sync
-		echo "recharged $(awk '$1 == "bios_recharged" { print $2 }' $S)"
-		echo "exempt $(awk '$1 == "bios_exempt" { print $2 }' $S)"
+		echo "recharged $(bo_stat bios_recharged)"
+		echo "exempt $(bo_stat bios_exempt)"
 		rmmod blkowner
 	}
 	pairs 3 bo_off bo_on > /tmp/r
 	sed 's/^/run /' /tmp/r >&2
-	echo "result recharged_bios $(awk '$1 == "recharged" { print $2 }' /tmp/r | median)"
-	echo "result exempt_bios $(awk '$1 == "exempt" { print $2 }' /tmp/r | median)"
+	medians recharged_bios=recharged exempt_bios=exempt without=off with=on
 	echo 10 > /proc/sys/vm/dirty_background_ratio
 	echo $$ > /sys/fs/cgroup/blkio/cgroup.procs
-	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
-	echo "result with $(awk '$1 == "on" { print $2 }' /tmp/r | median)"
-	# Memory per tracked dirty page: what the table holds (its chunks,
-	# from the module's own count) over the folios tagged in it, with
-	# 256 MiB dirty and held back from writeback.
+	# Memory per tracked dirty page, with 256 MiB dirty and held back
+	# from writeback.
 	echo 50 > /proc/sys/vm/dirty_background_ratio
 	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
 	modprobe blkowner
 	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 status=none'
-	e=$(awk '$1 == "entries" { print $2 }' /sys/kernel/debug/blkowner/stats)
-	b=$(awk '$1 == "store_bytes" { print $2 }' /sys/kernel/debug/blkowner/stats)
-	[ "$e" -gt 0 ] || { echo "bench: no tracked pages" >&2; exit 1; }
-	echo "result tracked_pages $e"
-	echo "result bytes_per_page $(( b / e ))"
-	echo "result store_fixed_bytes $(awk '$1 == "store_fixed_bytes" { print $2 }' /sys/kernel/debug/blkowner/stats)"
+	bo_footprint
+	echo "result store_fixed_bytes $(bo_stat store_fixed_bytes)"
 	# With blk_page_ext=on the words are page_ext's, for every page of RAM.
 	echo "result ram_pages $(awk '$1 == "present" { s += $2 } END { print s }' /proc/zoneinfo)"
 	# Throttle accuracy: foo limited to 4 MiB/s, 30 s of flusher
@@ -144,5 +154,41 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo "$dev 0" > /sys/fs/cgroup/blkio/foo/blkio.throttle.write_bps_device
 	wait
 	echo "result throttle_kib_s $(( (w1 - w0) * 512 * 1000 / ((t1 - t0) / 1000000) / 1024 ))"
+	;;
+blkowner_anon)	# the swap half's cost: anonymous page faults in a tagged group
+	mkdir -p /sys/fs/cgroup/blkio /sys/fs/cgroup/memory
+	mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio &&
+		mount -t cgroup -o memory memory /sys/fs/cgroup/memory || exit 1
+	mkdir -p /sys/fs/cgroup/blkio/foo /sys/fs/cgroup/memory/foo
+	echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs
+	echo $$ > /sys/fs/cgroup/memory/foo/cgroup.procs
+	# 4 KiB faults, one hook call each: the worst case.  A THP fault
+	# calls it once for 512 pages, and -icount hardly counts its zeroing
+	# (rep stos), so whether a THP was free would swing the rate 5x.
+	echo never > /sys/kernel/mm/transparent_hugepage/enabled
+	# 256 MiB faulted in once, then freed at exit: both hooks' cost.
+	faults() {
+		local t0 t1
+		t0=${EPOCHREALTIME/./}
+		"$ST_HELPERS/anontouch" 256 0 > /dev/null || exit 1
+		t1=${EPOCHREALTIME/./}
+		echo $(( 65536 * 1000000 / (t1 - t0) ))
+	}
+	an_off() { echo "off $(faults)"; }
+	an_on() {
+		modprobe blkowner
+		echo "on $(faults)"
+		echo "tagged $(bo_stat anon_tagged)"
+		rmmod blkowner
+	}
+	pairs 5 an_off an_on > /tmp/r
+	sed 's/^/run /' /tmp/r >&2
+	medians without=off with=on tagged=tagged
+	# Memory per tracked anonymous page: 256 MiB held, tagged.
+	modprobe blkowner
+	"$ST_HELPERS/anontouch" 256 6 hold > /dev/null &
+	sleep 4
+	bo_footprint
+	wait
 	;;
 esac

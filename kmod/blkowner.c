@@ -44,7 +44,8 @@
  * later throttled I/O pays.  That is the rule for swap-out by kswapd or
  * by any task reclaiming for others.  The cgroup's own reclaim at its
  * memory limit waits for its writes, so holding them slows that cgroup
- * alone: there blkowner clears REQ_SWAP and blk-throttle queues the bio.
+ * alone: there blkowner clears REQ_SWAP and blk-throttle queues the bio,
+ * and the task waits while more than dirty_backlog_kb of them are held.
  *
  * Not re-charged: metadata and journal bios (REQ_META, REQ_PRIO), sync
  * writeback done by another task (REQ_SYNC; optional, see exempt_sync),
@@ -114,6 +115,8 @@ enum bo_counter {
 	BO_ANON_TAGGED,
 	BO_SWAP_RECHARGED,
 	BO_SWAP_THROTTLED,
+	BO_SWAP_PAUSES,
+	BO_SWAP_PAUSED_MS,
 	BO_NR_COUNTERS,
 };
 
@@ -133,6 +136,8 @@ static const char * const bo_counter_names[BO_NR_COUNTERS] = {
 	[BO_ANON_TAGGED] = "anon_tagged",
 	[BO_SWAP_RECHARGED] = "swap_bios_recharged",
 	[BO_SWAP_THROTTLED] = "swap_bios_throttled",
+	[BO_SWAP_PAUSES] = "swap_pauses",
+	[BO_SWAP_PAUSED_MS] = "swap_paused_ms",
 };
 
 /*
@@ -180,6 +185,7 @@ static DEFINE_PER_CPU(struct bo_stats, bo_stats);
 
 static bool bo_enabled = true;
 static bool bo_swap = true;
+static bool bo_unloading;
 static int bo_hierarchies = BO_V1;
 static bool bo_v2_override;
 static bool bo_exempt_sync = true;
@@ -247,7 +253,7 @@ static struct bp_uint bo_backlog_kb_param = {
 };
 module_param_cb(dirty_backlog_kb, &bp_uint_ops, &bo_backlog_kb_param, 0600);
 MODULE_PARM_DESC(dirty_backlog_kb,
-		 "Pause a task dirtying pages while blk-throttle holds more than this many KiB of its cgroup's re-charged writeback (default 4096; 0: never)");
+		 "Pause a task dirtying pages, or swapping out its own cgroup's memory at the limit, while blk-throttle holds more than this many KiB of its cgroup's re-charged writes (default 4096; 0: never)");
 
 static struct bp_words bo_hier_words = {
 	&bo_hierarchies, bo_hier_names, ARRAY_SIZE(bo_hier_names)
@@ -624,6 +630,66 @@ static bool bo_associate(struct bio *bio, unsigned long owner)
 }
 
 /*
+ * Bytes of @o's re-charged writeback that blk-throttle holds: bios that
+ * have not left submit_bio_noacct() for the driver yet, so their issue
+ * time (blkcg_bio_issue_init() in submit_bio_noacct_nocheck()) is unset.
+ * A cgroup whose bios merely complete slowly holds none.
+ */
+static long bo_held_bytes(struct bo_owner *o)
+{
+	struct bo_charge *c;
+	long held = 0;
+
+	spin_lock_irq(&o->lock);
+	list_for_each_entry(c, &o->charges, node) {
+		if (!READ_ONCE(c->bio->bi_issue.value))
+			held += c->bytes;
+	}
+	spin_unlock_irq(&o->lock);
+	return held;
+}
+
+/* How long one pause lasts before the backlog is checked again. */
+#define BO_PAUSE	(HZ / 20)
+
+/*
+ * Pace a task that reclaims its own cgroup's memory, as bo_dirty_throttle()
+ * paces a dirtier: v1 limit reclaim starts writeback on every folio it
+ * meets before it waits for any, so unpaced it puts its whole limit under
+ * blk-throttle in one burst (32 MiB for a 32 MiB limit) and the swap
+ * disk's rate depends on where a window falls in it.  The task waits here,
+ * before @bio joins the queue, while blk-throttle holds more than the
+ * backlog budget of the owner's writes; not inside a stacked driver's
+ * submit_bio (current->bio_list), where the wait would hold up others.
+ * Unload and swap=0 end a wait within one pause.
+ */
+static void bo_swap_pace(struct bio *bio, unsigned long owner)
+{
+	long budget = (long)READ_ONCE(bo_backlog_kb) << 10;
+	struct bo_owner *o;
+	long held;
+
+	if (!budget || current->bio_list)
+		return;
+	o = xa_load(&bo_wb_owners, bo_owner_id(owner));
+	if (!o || READ_ONCE(o->owner) != owner)
+		return;
+	for (;;) {
+		/* @bio is counted but not queued yet: it waits on the others. */
+		held = bo_held_bytes(o) - bio->bi_iter.bi_size;
+		if (held <= budget || !READ_ONCE(bo_swap) ||
+		    READ_ONCE(bo_unloading) || fatal_signal_pending(current))
+			break;
+		bo_inc(BO_SWAP_PAUSES);
+		this_cpu_add(bo_stats.count[BO_SWAP_PAUSED_MS],
+			     jiffies_to_msecs(BO_PAUSE));
+		trace_blkowner_swapper_paused(bo_owner_id(owner), held,
+					      jiffies_to_msecs(BO_PAUSE));
+		schedule_timeout_killable(BO_PAUSE);
+	}
+}
+
+/*
  * Whether swap-out bio @bio, re-charged to @owner, may wait in blk-throttle:
  * only when a task of the owner reclaims its own memory cgroup at its
  * limit.  cgroup v1 limit reclaim waits for the writeback of folios it
@@ -808,32 +874,10 @@ static blk_status_t bo_submit(struct bio *bio)
 	    bo_swap_throttle(bio, owner)) {
 		bio->bi_opf &= ~REQ_SWAP;
 		bo_inc(BO_SWAP_THROTTLED);
+		bo_swap_pace(bio, owner);
 	}
 	return BLK_STS_OK;
 }
-
-/*
- * Bytes of @o's re-charged writeback that blk-throttle holds: bios that
- * have not left submit_bio_noacct() for the driver yet, so their issue
- * time (blkcg_bio_issue_init() in submit_bio_noacct_nocheck()) is unset.
- * A cgroup whose bios merely complete slowly holds none.
- */
-static long bo_held_bytes(struct bo_owner *o)
-{
-	struct bo_charge *c;
-	long held = 0;
-
-	spin_lock_irq(&o->lock);
-	list_for_each_entry(c, &o->charges, node) {
-		if (!READ_ONCE(c->bio->bi_issue.value))
-			held += c->bytes;
-	}
-	spin_unlock_irq(&o->lock);
-	return held;
-}
-
-/* How long one pause lasts before the backlog is checked again. */
-#define BO_PAUSE	(HZ / 20)
 
 /*
  * Pace a task that dirties pages while blk-throttle holds more than the
@@ -948,6 +992,8 @@ static void __exit bo_exit(void)
 	struct bo_owner *o;
 	unsigned long id;
 
+	/* A reclaimer paced in bo_swap_pace() must not hold up unregister. */
+	WRITE_ONCE(bo_unloading, true);
 	blk_hooks_unregister(&bo_hook_ops);
 	debugfs_remove_recursive(bo_debugfs);
 	/* Split-off and counted bios end in our code. */

@@ -115,23 +115,33 @@ TRACE_EVENT(blkowner_recharged,
 );
 
 /* A task of cgroup @css_id paused while its writeback backlog is held. */
-TRACE_EVENT(blkowner_dirtier_paused,
-	    TP_PROTO(int css_id, long inflight, unsigned int ms),
-	    TP_ARGS(css_id, inflight, ms),
-	    TP_STRUCT__entry(__field(int, css_id)
-			     __field(long, inflight)
-			     __field(unsigned int, ms)
-			     __field(pid_t, pid)
-			     __array(char, comm, TASK_COMM_LEN)),
-	    TP_fast_assign(__entry->css_id = css_id;
-			   __entry->inflight = inflight;
-			   __entry->ms = ms;
-			   __entry->pid = task_pid_nr(current);
-			   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
-	    TP_printk("css=%d backlog=%ld bytes: %s[%d] pauses %u ms",
-		      __entry->css_id, __entry->inflight, __entry->comm,
-		      __entry->pid, __entry->ms)
+DECLARE_EVENT_CLASS(blkowner_pause,
+		    TP_PROTO(int css_id, long inflight, unsigned int ms),
+		    TP_ARGS(css_id, inflight, ms),
+		    TP_STRUCT__entry(__field(int, css_id)
+				     __field(long, inflight)
+				     __field(unsigned int, ms)
+				     __field(pid_t, pid)
+				     __array(char, comm, TASK_COMM_LEN)),
+		    TP_fast_assign(__entry->css_id = css_id;
+				   __entry->inflight = inflight;
+				   __entry->ms = ms;
+				   __entry->pid = task_pid_nr(current);
+				   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
+		    TP_printk("css=%d backlog=%ld bytes: %s[%d] pauses %u ms",
+			      __entry->css_id, __entry->inflight, __entry->comm,
+			      __entry->pid, __entry->ms)
 );
+
+/* ... a dirtier, in balance_dirty_pages() */
+DEFINE_EVENT(blkowner_pause, blkowner_dirtier_paused,
+	     TP_PROTO(int css_id, long inflight, unsigned int ms),
+	     TP_ARGS(css_id, inflight, ms));
+
+/* ... a task reclaiming its own cgroup's memory, at swap-out */
+DEFINE_EVENT(blkowner_pause, blkowner_swapper_paused,
+	     TP_PROTO(int css_id, long inflight, unsigned int ms),
+	     TP_ARGS(css_id, inflight, ms));
 
 #endif /* _BLKOWNER_TRACE_H */
 

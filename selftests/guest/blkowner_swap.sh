@@ -1,20 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 600
-# plan: 24
+# timeout: 900
+# plan: 39
 # mem: 1G
 #
 # blkowner.ko, swap: a cgroup v1 group's swap-out is charged to the owner
 # of the anonymous memory, the cgroup of the task that faulted it in.
 # blkio and memory are separate hierarchies, as systemd mounts them on v1.
 # Each case shows vanilla (blkowner not loaded) first: the swap writes are
-# charged to the root and the limit does not apply.  What is not asserted
-# (the rate under the limit, global pressure, two groups): docs/blkowner.md.
+# charged to the root and the limit does not apply.
 . "$(dirname "$0")/../lib.sh"
 
 P=/sys/module/blkowner/parameters
 S=/sys/kernel/debug/blkowner/stats
-stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
+stat() { awk -v k="$1" '$1 == k { print $2 }' $S 2>/dev/null | grep . || echo 0; }
 MiB=1048576
 CG=/sys/fs/cgroup/blkio
 MG=/sys/fs/cgroup/memory
@@ -49,29 +48,35 @@ in_cg() {	# in_cg GROUP CMD...: run CMD in GROUP (both hierarchies), in the back
 }
 
 # swap_run GROUP SECONDS WSET_MIB: the group's anontouch of WSET_MIB for
-# SECONDS.  Its own reclaim at the memory limit puts about the whole limit
-# under writeback at once, held by blk-throttle when blkowner charges it;
-# so the share is taken over the whole run, after the group's limit is
-# lifted and what it held has gone out.  Leaves the disk's write rate
-# while the group ran in $rate, the group's share of all the swap-out in
-# $share (%), anontouch's status and output in $anon_status and $out.
+# SECONDS.  The disk's write rate is taken from 5 s in to 5 s before the
+# end: the first seconds fill the group's memory up to its limit.  The
+# share is taken over the whole run, after the group's limit is lifted
+# and what blk-throttle still held has gone out.  Leaves the rate in
+# $rate, the group's share of all the swap-out in $share (%), anontouch's
+# status and output in $anon_status and $out.
 swap_run() {
-	local g=$1 secs=$2 pid d0 c0 t0 dr t1 d1 c1 lim
+	local g=$1 secs=$2 pid d0 c0 d1 c1 lim i w=() t=() ps=
 	lim=$(awk -v d="$dev" '$1 == d { print $2 }' $CG/$g/blkio.throttle.write_bps_device)
-	d0=$(sectors); c0=$(charged "$g"); t0=${EPOCHREALTIME/./}
+	d0=$(sectors); c0=$(charged "$g")
 	in_cg "$g" "$ST_HELPERS/anontouch" "$3" "$secs" > /tmp/anon.$g
 	pid=$!
+	for ((i = 0; i < secs; i++)); do
+		w[i]=$(sectors); t[i]=${EPOCHREALTIME/./}
+		[ "$i" -gt 0 ] && ps+=" $(( (w[i] - w[i - 1]) * 1000000 / (t[i] - t[i - 1]) / 1024 ))"
+		sleep 1
+	done
 	wait $pid
 	anon_status=$?
-	dr=$(sectors); t1=${EPOCHREALTIME/./}
 	limit "$g" 0
 	sleep 2
 	d1=$(sectors); c1=$(charged "$g")
 	[ -n "$lim" ] && limit "$g" "$lim"
 	out=$(cat /tmp/anon.$g)
-	rate=$(( (dr - d0) * 1000000 / (t1 - t0) ))
+	i=$((secs - 5))
+	rate=$(( (w[i] - w[5]) * 1000000 / (t[i] - t[5]) ))
+	persec=${ps# }
 	share=$(( d1 > d0 ? (c1 - c0) * 100 / (d1 - d0) : 0 ))
-	diag "$g: $(( (d1 - d0) / 1024 )) KiB swapped out, $(( (dr - d0) / 1024 )) KiB of it in the $(( (t1 - t0) / 1000 )) ms the group ran ($((rate / 1024)) KiB/s), $share% charged to $g; anontouch: $out"
+	diag "$g: $(( (d1 - d0) / 1024 )) KiB swapped out, $(( (w[i] - w[5]) / 1024 )) KiB of it in $(( (t[i] - t[5]) / 1000 )) ms from 5 s in ($((rate / 1024)) KiB/s), $share% charged to $g; anontouch: $out"
 }
 
 group foo $((32 * MiB))
@@ -80,22 +85,34 @@ group bar $((32 * MiB))
 # ---- a. the seed case: 96 MiB working set, 32 MiB limit, 1 MiB/s ----------
 limit foo $U
 swap_run foo 20 96
+echo "# swap vanilla per-second disk write rate (KiB/s): $persec"
 expect_gt "vanilla: foo's swap-out exceeds the $L limit (> 1.5x)" "$rate" $((U * 3 / 2))
 ok_if "vanilla: foo is charged less than 10% of its swap-out ($share%)" test "$share" -lt 10
 expect_eq "vanilla: anontouch found every page as it left it" 0 "$anon_status"
 
 modprobe blkowner || bail "blkowner"
-swap_run foo 30 96
+T=/sys/kernel/tracing
+echo > $T/trace
+echo 1 > $T/events/blkowner/blkowner_swapper_paused/enable
+swap_run foo 40 96
+echo 0 > $T/events/blkowner/blkowner_swapper_paused/enable
+echo "# swap blkowner per-second disk write rate (KiB/s): $persec"
 echo "# seed swap: kibps=$((rate / 1024)) share=$share"
 sed 's/^/# stats: /' $S | grep -E 'anon|swap|stale|not_found|entries'
+ok_if "blkowner: foo's swap-out runs at the $L limit +-10% ($((rate / 1024)) KiB/s over 30 s)" \
+	test "$rate" -ge $((U * 9 / 10)) -a "$rate" -le $((U * 11 / 10))
 ok_if "blkowner: foo is charged >= 90% of the swap-out ($share%)" test "$share" -ge 90
 expect_eq "blkowner: anontouch found every page as it left it" 0 "$anon_status"
 expect_gt "blkowner: anonymous folios were tagged" "$(stat anon_tagged)" 0
 expect_gt "blkowner: foo's own reclaim left its swap bios to blk-throttle" "$(stat swap_bios_throttled)" 0
+expect_gt "blkowner: foo's reclaim was paced" "$(stat swap_pauses)" 0
+grep -m1 ' blkowner_swapper_paused:' $T/trace | sed 's/^ */# /'
+expect_eq "blkowner: one blkowner_swapper_paused event per swap_pauses step" \
+	"$(stat swap_pauses)" "$(grep -c ' blkowner_swapper_paused:' $T/trace)"
 
 # swap=0: tracking off, the limit escapes again; bad values refused.
 echo 0 > $P/swap
-swap_run foo 10 96
+swap_run foo 15 96
 expect_gt "swap=0: foo's swap-out escapes the limit again (> 1.5x)" "$rate" $((U * 3 / 2))
 ok_if "swap=0: foo is charged less than 10% ($share%)" test "$share" -lt 10
 ok_if "swap=maybe is refused" bash -c "! echo maybe > $P/swap" 2>/dev/null
@@ -104,6 +121,103 @@ ok_if "dmesg names the accepted values of swap" \
 	bash -c "dmesg | grep -q 'blkowner: swap: invalid value, accepted: 0, 1, n, y'"
 echo 1 > $P/swap
 limit foo 0
+
+# ---- b. global pressure: kswapd swaps a throttled group's memory ----------
+# No memory limit.  foo (1 MiB/s on the swap disk) touches 160 MiB once and
+# leaves it idle; bar, a sibling with no limit, then cycles over more than
+# the guest has left, so global reclaim (kswapd, and bar's own direct
+# reclaim) swaps out foo's idle memory to make room for bar.  That is not
+# foo's own reclaim: the bios keep REQ_SWAP, are charged to foo and go
+# out at once.  Were they held at foo's 1 MiB/s, bar would wait for each
+# MiB of foo's memory that it needs a second.
+global_case() {
+	local pf pb avail s0 p0 t0 t1 c0 c1
+	limit foo $U
+	avail=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+	s0=$(stat swap_bios_throttled); p0=$(stat swap_pauses); c0=$(charged foo)
+	in_cg foo "$ST_HELPERS/anontouch" 160 40 hold > /tmp/anon.foo
+	pf=$!
+	sleep 5
+	t0=${EPOCHREALTIME/./}
+	in_cg bar "$ST_HELPERS/anontouch" $((avail - 160 + 96)) 25 > /tmp/anon.bar
+	pb=$!
+	wait $pb
+	bar_status=$?
+	t1=${EPOCHREALTIME/./}
+	fswap=$(awk '$1 == "swap" { print $2 }' $MG/foo/memory.stat)
+	c1=$(charged foo)
+	wait $pf
+	foo_status=$?
+	limit foo 0
+	fcharged=$(( c1 - c0 ))
+	bar_pages=$(sed -n 's/.*pages=\([0-9]*\).*/\1/p' /tmp/anon.bar)
+	bar_rate=$(( ${bar_pages:-0} * 1000000 / (t1 - t0) ))
+	held=$(( $(stat swap_bios_throttled) - s0 + $(stat swap_pauses) - p0 ))
+	diag "global: $avail MiB available, bar cycled over $((avail - 160 + 96)) MiB: $bar_rate pages/s ($(cat /tmp/anon.bar)); foo has $((fswap / 1024)) KiB in swap, charged $((fcharged / 1024)) KiB"
+}
+echo -1 > $MG/foo/memory.limit_in_bytes
+echo -1 > $MG/bar/memory.limit_in_bytes
+rmmod blkowner
+global_case
+van_bar=$bar_rate
+ok_if "vanilla global: kswapd swapped out foo's idle memory (> 32 MiB: $((fswap / 1024)) KiB)" \
+	test "$fswap" -gt $((32 * MiB))
+ok_if "vanilla global: foo is charged less than 10% of it" test $((fcharged * 10)) -lt "$fswap"
+modprobe blkowner || bail "blkowner"
+global_case
+echo "# global: bar_vanilla_pages_s=$van_bar bar_pages_s=$bar_rate foo_swap_kib=$((fswap / 1024)) foo_charged_kib=$((fcharged / 1024))"
+ok_if "global: kswapd swapped out foo's idle memory (> 32 MiB: $((fswap / 1024)) KiB)" \
+	test "$fswap" -gt $((32 * MiB))
+ok_if "global: foo is charged >= 90% of it ($((fcharged / 1024)) KiB)" \
+	test $((fcharged * 10)) -ge $((fswap * 9))
+expect_eq "global: no swap bio held and no task paced (not foo's own reclaim)" 0 "$held"
+ok_if "global: bar keeps >= 80% of its throughput on vanilla ($bar_rate vs $van_bar pages/s)" \
+	test $((bar_rate * 10)) -ge $((van_bar * 8))
+expect_eq "global: foo and bar found every page as they left it" 0 "$((foo_status + bar_status))"
+echo $((32 * MiB)) > $MG/foo/memory.limit_in_bytes
+echo $((32 * MiB)) > $MG/bar/memory.limit_in_bytes
+
+# ---- c. two groups on one swap disk, 1 and 4 MiB/s -------------------------
+# A group's rate is what blkio charged it over 40 s.  blkio counts a bio as
+# it enters blk-throttle, but a paced group keeps about dirty_backlog_kb
+# (4 MiB) plus one folio (a THP: 2 MiB) queued there all along, so the
+# count and the dispatch differ by at most that over the window.
+two_groups() {
+	local pf pb f0 b0 t0 f1 b1 t1 d0 d1
+	limit foo $U
+	limit bar $((4 * U))
+	in_cg foo "$ST_HELPERS/anontouch" 96 50 > /tmp/anon.foo
+	pf=$!
+	in_cg bar "$ST_HELPERS/anontouch" 96 50 > /tmp/anon.bar
+	pb=$!
+	sleep 5
+	f0=$(charged foo); b0=$(charged bar); d0=$(sectors); t0=${EPOCHREALTIME/./}
+	sleep 40
+	f1=$(charged foo); b1=$(charged bar); d1=$(sectors); t1=${EPOCHREALTIME/./}
+	wait $pf
+	two_status=$?
+	wait $pb
+	two_status=$((two_status + $?))
+	limit foo 0
+	limit bar 0
+	rfoo=$(( (f1 - f0) * 1000000 / (t1 - t0) )); rbar=$(( (b1 - b0) * 1000000 / (t1 - t0) ))
+	rdisk=$(( (d1 - d0) * 1000000 / (t1 - t0) ))
+	diag "two groups: foo charged $((rfoo / 1024)) KiB/s, bar $((rbar / 1024)) KiB/s, the disk wrote $((rdisk / 1024)) KiB/s over $(( (t1 - t0) / 1000 )) ms"
+}
+rmmod blkowner
+two_groups
+ok_if "vanilla two groups: the disk's swap-out exceeds the 5 MiB/s of both limits ($((rdisk / 1024)) KiB/s)" \
+	test "$rdisk" -gt $((5 * U))
+ok_if "vanilla two groups: foo and bar are charged less than 10% of it" \
+	test $(( (rfoo + rbar) * 10 )) -lt "$rdisk"
+modprobe blkowner || bail "blkowner"
+two_groups
+echo "# two groups: foo_kibps=$((rfoo / 1024)) bar_kibps=$((rbar / 1024)) disk_kibps=$((rdisk / 1024))"
+ok_if "two groups: foo is charged its 1 MiB/s +-15% ($((rfoo / 1024)) KiB/s)" \
+	test "$rfoo" -ge $((U * 85 / 100)) -a "$rfoo" -le $((U * 115 / 100))
+ok_if "two groups: bar is charged its 4 MiB/s +-15% ($((rbar / 1024)) KiB/s)" \
+	test "$rbar" -ge $((4 * U * 85 / 100)) -a "$rbar" -le $((4 * U * 115 / 100))
+expect_eq "two groups: anontouch found every page as it left it" 0 "$two_status"
 
 # ---- e. fork: shared pages stay their creator's, copies are the writer's -----
 # The parent (in foo) writes 32 MiB and forks; the child moves to bar and
