@@ -630,6 +630,18 @@ static bool bo_associate(struct bio *bio, unsigned long owner)
 }
 
 /*
+ * @owner's in-flight record if it has one and it is still @owner's (not
+ * passed to a cgroup that reused the id).  Records live until unload,
+ * which first unregisters the hooks that call this.
+ */
+static struct bo_owner *bo_wb_owner_of(unsigned long owner)
+{
+	struct bo_owner *o = xa_load(&bo_wb_owners, bo_owner_id(owner));
+
+	return o && READ_ONCE(o->owner) == owner ? o : NULL;
+}
+
+/*
  * Bytes of @o's re-charged writeback that blk-throttle holds: bios that
  * have not left submit_bio_noacct() for the driver yet, so their issue
  * time (blkcg_bio_issue_init() in submit_bio_noacct_nocheck()) is unset.
@@ -671,8 +683,8 @@ static void bo_swap_pace(struct bio *bio, unsigned long owner)
 
 	if (!budget || current->bio_list)
 		return;
-	o = xa_load(&bo_wb_owners, bo_owner_id(owner));
-	if (!o || READ_ONCE(o->owner) != owner)
+	o = bo_wb_owner_of(owner);
+	if (!o)
 		return;
 	for (;;) {
 		/* @bio is counted but not queued yet: it waits on the others. */
@@ -898,11 +910,9 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	owner = bo_current_owner(mapping);
 	if (!owner)
 		return 0;
-	/* Records live until unload, which first unregisters this hook. */
-	o = xa_load(&bo_wb_owners, bo_owner_id(owner));
+	o = bo_wb_owner_of(owner);
 	/* Held bytes are part of those in flight: count them only if need be. */
-	if (!o || READ_ONCE(o->owner) != owner ||
-	    atomic_long_read(&o->inflight) <= budget ||
+	if (!o || atomic_long_read(&o->inflight) <= budget ||
 	    bo_held_bytes(o) <= budget)
 		return 0;
 	if (flags & BDP_ASYNC)
