@@ -35,17 +35,19 @@
  * cgroup, which on v1 with blkio mounted apart from memory (as systemd
  * mounts them) has no blkio controller: the root.  So blkowner also
  * stores, when a folio becomes a process's anonymous memory (a fault, a
- * copy on write, a swap-in), the io/blkio cgroup of the task that faulted,
- * and drops it when the folio is freed.  A swap-out bio (REQ_SWAP) is
+ * copy on write, a swap-in), the io/blkio cgroup of the task that faulted
+ * (of the mm's owner when the faulting task is not in that mm: a huge page
+ * khugepaged collapses), and drops it when the folio is freed.  A swap-out bio (REQ_SWAP) is
  * re-charged to it like writeback; the word stays, since a folio swapped
  * out and faulted back in before it was reclaimed may be swapped again.
  * blk-throttle never holds a REQ_SWAP bio (reclaim must progress): it
  * dispatches it and charges it to the cgroup as debt, which the cgroup's
  * later throttled I/O pays.  That is the rule for swap-out by kswapd or
  * by any task reclaiming for others.  The cgroup's own reclaim at its
- * memory limit waits for its writes, so holding them slows that cgroup
- * alone: there blkowner clears REQ_SWAP and blk-throttle queues the bio,
- * and the task waits while more than dirty_backlog_kb of them are held.
+ * memory limit (by its tasks, or by khugepaged charging it for a huge page)
+ * waits for its writes, so holding them slows that cgroup alone: there
+ * blkowner clears REQ_SWAP and blk-throttle queues the bio, and the task
+ * waits while more than dirty_backlog_kb of them are held.
  *
  * Not re-charged: metadata and journal bios (REQ_META, REQ_PRIO), sync
  * writeback done by another task (REQ_SYNC; optional, see exempt_sync),
@@ -63,6 +65,8 @@
 #include <linux/debugfs.h>
 #include <linux/hash.h>
 #include <linux/idr.h>
+#include <linux/khugepaged.h>
+#include <linux/kthread.h>
 #include <linux/memcontrol.h>
 #include <linux/mempool.h>
 #include <linux/module.h>
@@ -287,6 +291,12 @@ static int bo_owner_id(unsigned long owner)
 	return owner & GENMASK(BO_ID_BITS - 1, 0);
 }
 
+/* @css's owner word, 0 for the root (the default) or an id too large. */
+static unsigned long bo_css_owner(struct cgroup_subsys_state *css)
+{
+	return css->parent && css->id < (1 << BO_ID_BITS) ? bo_owner_of(css) : 0;
+}
+
 /* The io controller's hierarchy is v2 if it is bound to the default one. */
 static bool bo_hier_tracked(void)
 {
@@ -314,16 +324,36 @@ static bool bo_mapping_tracked(struct address_space *mapping)
  */
 static unsigned long bo_task_owner(void)
 {
-	struct cgroup_subsys_state *css;
-	unsigned long owner = 0;
+	unsigned long owner;
 
 	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked())
 		return 0;
 	rcu_read_lock();
 	/* A loop worker writes its backing file for the cgroup it serves. */
-	css = blk_hooks_current_css();
-	if (css->parent && css->id < (1 << BO_ID_BITS))
-		owner = bo_owner_of(css);
+	owner = bo_css_owner(blk_hooks_current_css());
+	rcu_read_unlock();
+	return owner;
+}
+
+/*
+ * The owner of anonymous memory faulted into @vma.  A task faulting in an
+ * mm not its own does it for the mm's owner: khugepaged replaces a
+ * process's pages with a huge page it collapses, access_remote_vm()
+ * (ptrace, /proc/pid/mem) faults into the traced process.
+ */
+static unsigned long bo_anon_owner(struct vm_area_struct *vma)
+{
+	unsigned long owner = 0;
+	struct task_struct *task;
+
+	if (current->mm == vma->vm_mm)
+		return bo_task_owner();
+	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked())
+		return 0;
+	rcu_read_lock();
+	task = rcu_dereference(vma->vm_mm->owner);
+	if (task)
+		owner = bo_css_owner(task_css(task, io_cgrp_id));
 	rcu_read_unlock();
 	return owner;
 }
@@ -370,7 +400,7 @@ static void bo_anon_folio_new(struct folio *folio, struct vm_area_struct *vma)
 
 	if (!READ_ONCE(bo_swap))
 		return;
-	owner = bo_task_owner();
+	owner = bo_anon_owner(vma);
 	if (owner && bo_store_owner(folio, owner)) {
 		bo_inc(BO_ANON_TAGGED);
 		trace_blkowner_anon_tagged(folio, bo_owner_id(owner));
@@ -673,7 +703,7 @@ static long bo_held_bytes(struct bo_owner *o)
  * before @bio joins the queue, while blk-throttle holds more than the
  * backlog budget of the owner's writes; not inside a stacked driver's
  * submit_bio (current->bio_list), where the wait would hold up others.
- * Unload and swap=0 end a wait within one pause.
+ * Unload, swap=0 and kthread_stop() end a wait within one pause.
  */
 static void bo_swap_pace(struct bio *bio, unsigned long owner)
 {
@@ -690,7 +720,8 @@ static void bo_swap_pace(struct bio *bio, unsigned long owner)
 		/* @bio is counted but not queued yet: it waits on the others. */
 		held = bo_held_bytes(o) - bio->bi_iter.bi_size;
 		if (held <= budget || !READ_ONCE(bo_swap) ||
-		    READ_ONCE(bo_unloading) || fatal_signal_pending(current))
+		    READ_ONCE(bo_unloading) || fatal_signal_pending(current) ||
+		    ((current->flags & PF_KTHREAD) && kthread_should_stop()))
 			break;
 		bo_inc(BO_SWAP_PAUSES);
 		this_cpu_add(bo_stats.count[BO_SWAP_PAUSED_MS],
@@ -703,11 +734,13 @@ static void bo_swap_pace(struct bio *bio, unsigned long owner)
 
 /*
  * Whether swap-out bio @bio, re-charged to @owner, may wait in blk-throttle:
- * only when a task of the owner reclaims its own memory cgroup at its
- * limit.  cgroup v1 limit reclaim waits for the writeback of folios it
- * has met before, so the owner slows, and only the owner.  On a bio-based
- * device (dm, md) the bio stays a swap bio: dm limits swap bios in flight
- * to keep reclaim going, and its clone to the disk below comes here again.
+ * only when the owner's memory cgroup is reclaimed at its limit by a task
+ * of the owner, or by khugepaged charging it for a huge page it collapses
+ * for one (waiting there delays only collapses).  cgroup v1 limit reclaim
+ * waits for the writeback of folios it has met before, so the owner
+ * slows, and only the owner.  On a bio-based device (dm, md) the bio stays
+ * a swap bio: dm limits swap bios in flight to keep reclaim going, and its
+ * clone to the disk below comes here again.
  */
 static bool bo_swap_throttle(struct bio *bio, unsigned long owner)
 {
@@ -715,8 +748,9 @@ static bool bo_swap_throttle(struct bio *bio, unsigned long owner)
 	unsigned long usage, max;
 	bool at_limit = false;
 
-	if (current_is_kswapd() || bo_task_owner() != owner ||
-	    bdev_test_flag(bio->bi_bdev, BD_HAS_SUBMIT_BIO))
+	if (current_is_kswapd() ||
+	    bdev_test_flag(bio->bi_bdev, BD_HAS_SUBMIT_BIO) ||
+	    (bo_task_owner() != owner && !current_is_khugepaged()))
 		return false;
 	rcu_read_lock();
 	memcg = folio_memcg(bio_first_folio_all(bio));
