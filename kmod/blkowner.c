@@ -328,10 +328,21 @@ static unsigned long bo_task_owner(void)
 
 	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked())
 		return 0;
-	rcu_read_lock();
 	/* A loop worker writes its backing file for the cgroup it serves. */
-	owner = bo_css_owner(blk_hooks_current_css());
-	rcu_read_unlock();
+	if (current->flags & PF_KTHREAD) {
+		rcu_read_lock();
+		owner = bo_css_owner(blk_hooks_current_css());
+		rcu_read_unlock();
+		return owner;
+	}
+	/*
+	 * Every page fault and dirtied page asks: an RCU-sched section is
+	 * two instructions, a preemptible kernel's rcu_read_lock() a call.
+	 * The css_set and the css are freed after a grace period all the same.
+	 */
+	rcu_read_lock_sched();
+	owner = bo_css_owner(task_css(current, io_cgrp_id));
+	rcu_read_unlock_sched();
 	return owner;
 }
 
@@ -365,7 +376,7 @@ static unsigned long bo_current_owner(struct address_space *mapping)
 }
 
 /* Tag @folio with @owner; counts the entry, or the failure. */
-static bool bo_store_owner(struct folio *folio, unsigned long owner)
+static inline bool bo_store_owner(struct folio *folio, unsigned long owner)
 {
 	int ret;
 

@@ -21,6 +21,10 @@
  * the directory (memory hot-added after load) are not tracked
  * (tag_failed).
  *
+ * Readers of the directory are RCU-sched sections (preemption off: two
+ * instructions, where a preemptible kernel's rcu_read_lock() is a call
+ * each way); call_rcu() waits for them as for any reader.
+ *
  * A chunk's used count is its non-zero words plus the storers between
  * reserving a word and storing it; it reaches zero only when every word
  * is zero, and a chunk at zero is never used again (atomic_inc_not_zero),
@@ -80,9 +84,9 @@ static struct bo_chunk *bo_chunk_get(unsigned long index)
 {
 	struct bo_chunk *c, *new = NULL, *old;
 
-	rcu_read_lock();
+	rcu_read_lock_sched();
 	for (;;) {
-		c = rcu_dereference(bo_dir[index]);
+		c = rcu_dereference_sched(bo_dir[index]);
 		if (c && atomic_inc_not_zero(&c->used))
 			break;
 		/* None, or dead (at zero): install a new one in its place. */
@@ -102,7 +106,7 @@ static struct bo_chunk *bo_chunk_get(unsigned long index)
 			break;
 		}
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	if (new)
 		kmem_cache_free(bo_chunk_cache, new);
 	return c;
@@ -166,11 +170,11 @@ unsigned long bo_table_peek(struct folio *folio)
 		return blk_page_ext_cmpxchg(folio_page(folio, 0), 0, 0);
 	if (index >= bo_dir_size)
 		return 0;
-	rcu_read_lock();
-	c = rcu_dereference(bo_dir[index]);
+	rcu_read_lock_sched();
+	c = rcu_dereference_sched(bo_dir[index]);
 	if (c)
 		v = READ_ONCE(c->word[pfn % BO_CHUNK_WORDS]);
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	return v;
 }
 
@@ -185,8 +189,8 @@ unsigned long bo_table_take(struct folio *folio)
 		return blk_page_ext_xchg(folio_page(folio, 0), 0);
 	if (index >= bo_dir_size)
 		return 0;
-	rcu_read_lock();
-	c = rcu_dereference(bo_dir[index]);
+	rcu_read_lock_sched();
+	c = rcu_dereference_sched(bo_dir[index]);
 	if (c) {
 		word = &c->word[pfn % BO_CHUNK_WORDS];
 		/* Most folios of a bio with owners have one: no test first. */
@@ -194,7 +198,7 @@ unsigned long bo_table_take(struct folio *folio)
 		if (v)
 			bo_chunk_put(c, index);
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	return v;
 }
 
