@@ -102,9 +102,9 @@ echo "# swap blkowner per-second disk write rate (KiB/s): $persec"
 echo "# seed swap: kibps=$((rate / 1024)) share=$share"
 sed 's/^/# stats: /' $S | grep -E 'anon|swap|stale|not_found|entries'
 # blk-throttle lets a whole 2 MiB THP out at a time: over the 30 s window
-# one THP more or less is 6.7% of the rate.  Measured: 1046 and 1064 KiB/s,
-# 100% charged (before khugepaged's reclaim was held: a burst after about
-# 28 s, 1071 and 1690 KiB/s, 95% and 74%).
+# one THP more or less is 6.7% of the rate.  Measured: 1046, 1059, 1061,
+# 1064 KiB/s, 100% charged.  Were khugepaged's reclaim for foo not held,
+# a burst after about 28 s: 1071 and 1690 KiB/s, 95% and 74%.
 ok_if "blkowner: foo's swap-out is held to the $L limit +-10% over 30 s ($((rate / 1024)) KiB/s)" \
 	test "$rate" -ge $((U * 9 / 10)) -a "$rate" -le $((U * 11 / 10))
 ok_if "blkowner: foo is charged >= 90% of its swap-out ($share%)" test "$share" -ge 90
