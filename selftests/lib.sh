@@ -201,3 +201,30 @@ v1_foo_charged() {
 	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
 		$CG/foo/blkio.throttle.io_service_bytes | head -1 | grep . || echo 0
 }
+
+# v1_swap_setup: a 256 MiB scsi_debug disk as the only swap device ($sd,
+# $name, $dev) and cgroup v1 blkio and memory mounted apart ($CG, $MG), as
+# systemd mounts them; defines charged, limit and in_cg on them.
+v1_swap_setup() {
+	CG=/sys/fs/cgroup/blkio
+	MG=/sys/fs/cgroup/memory
+	modprobe scsi_debug dev_size_mb=256 || bail "scsi_debug"
+	sleep 0.5
+	sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+	name=${sd#/dev/}
+	dev=$(cat /sys/block/$name/dev)
+	mkswap "$sd" >/dev/null && swapon "$sd" || bail "mkswap/swapon $sd"
+	mkdir -p $CG $MG
+	mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
+	mount -t cgroup -o memory memory $MG || bail "cgroup v1 memory"
+	charged() {	# charged GROUP: bytes written charged to it on $dev
+		awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
+			$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1 | grep . || echo 0
+	}
+	limit() { echo "$dev $2" > $CG/$1/blkio.throttle.write_bps_device; }	# limit GROUP BPS
+	in_cg() {	# in_cg GROUP CMD...: CMD in GROUP (both hierarchies), in the background
+		local g=$1
+		shift
+		bash -c 'echo $$ > '"$CG/$g"'/cgroup.procs && echo $$ > '"$MG/$g"'/cgroup.procs && exec "$@"' _ "$@" &
+	}
+}

@@ -28,29 +28,9 @@
 S=/sys/kernel/debug/blkowner/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S 2>/dev/null | grep . || echo 0; }
 MiB=1048576
-CG=/sys/fs/cgroup/blkio
-MG=/sys/fs/cgroup/memory
 
-modprobe scsi_debug dev_size_mb=256 || bail "scsi_debug"
-sleep 0.5
-sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
-name=${sd#/dev/}
-dev=$(cat /sys/block/$name/dev)
-mkswap "$sd" >/dev/null && swapon "$sd" || bail "mkswap/swapon $sd"
-mkdir -p $CG $MG
-mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
-mount -t cgroup -o memory memory $MG || bail "cgroup v1 memory"
+v1_swap_setup
 mkdir -p $CG/foo $MG/foo $CG/bar $MG/bar
-charged() {	# bytes written charged to blkio group $1 on the disk
-	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1 | grep . || echo 0
-}
-limit() { echo "$dev $2" > $CG/$1/blkio.throttle.write_bps_device; }
-in_cg() {	# in_cg GROUP CMD...: run CMD in GROUP (both hierarchies), in the background
-	local g=$1
-	shift
-	bash -c 'echo $$ > '"$CG/$g"'/cgroup.procs && echo $$ > '"$MG/$g"'/cgroup.procs && exec "$@"' _ "$@" &
-}
 echo never > /sys/kernel/mm/transparent_hugepage/enabled
 
 # global_case solo|vanilla|blkowner: bar's run, alone or beside foo.

@@ -15,38 +15,18 @@ P=/sys/module/blkowner/parameters
 S=/sys/kernel/debug/blkowner/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S 2>/dev/null | grep . || echo 0; }
 MiB=1048576
-CG=/sys/fs/cgroup/blkio
-MG=/sys/fs/cgroup/memory
 THP=/sys/kernel/mm/transparent_hugepage
 U=$MiB
 L="$((U / 1024)) KiB/s"
 
-modprobe scsi_debug dev_size_mb=256 || bail "scsi_debug"
-sleep 0.5
-sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
-name=${sd#/dev/}
-dev=$(cat /sys/block/$name/dev)
-mkswap "$sd" >/dev/null && swapon "$sd" || bail "mkswap/swapon $sd"
-mkdir -p $CG $MG
-mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
-mount -t cgroup -o memory memory $MG || bail "cgroup v1 memory"
+v1_swap_setup
 
 sectors() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
-charged() {	# bytes written charged to blkio group $1 on the disk
-	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1 | grep . || echo 0
-}
-limit() { echo "$dev $2" > $CG/$1/blkio.throttle.write_bps_device; }
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # group NAME MEMLIMIT: a group of that name in both hierarchies.
 group() {
 	mkdir -p $CG/$1 $MG/$1
 	echo "$2" > $MG/$1/memory.limit_in_bytes
-}
-in_cg() {	# in_cg GROUP CMD...: run CMD in GROUP (both hierarchies), in the background
-	local g=$1
-	shift
-	bash -c 'echo $$ > '"$CG/$g"'/cgroup.procs && echo $$ > '"$MG/$g"'/cgroup.procs && exec "$@"' _ "$@" &
 }
 
 # swap_run GROUP SECONDS WSET_MIB: the group's anontouch of WSET_MIB for
