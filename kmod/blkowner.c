@@ -37,9 +37,10 @@
  * stores, when a folio becomes a process's anonymous memory (a fault, a
  * copy on write, a swap-in), the io/blkio cgroup of the task that faulted
  * (of the mm's owner when the faulting task is not in that mm: a huge page
- * khugepaged collapses), and drops it when the folio is freed.  A swap-out bio (REQ_SWAP) is
- * re-charged to it like writeback; the word stays, since a folio swapped
- * out and faulted back in before it was reclaimed may be swapped again.
+ * khugepaged collapses), and drops it when the folio is freed.  A swap-out
+ * bio (REQ_SWAP) is re-charged to it like writeback; the word stays, since
+ * a folio swapped out and faulted back in before it was reclaimed may be
+ * swapped again.
  * blk-throttle never holds a REQ_SWAP bio (reclaim must progress): it
  * dispatches it and charges it to the cgroup as debt, which the cgroup's
  * later throttled I/O pays.  That is the rule for swap-out by kswapd or
