@@ -43,32 +43,22 @@
 
 #include "blkowner_table.h"
 
-struct bo_chunk {
-	atomic_t used;
-	struct rcu_head rcu;
-	unsigned long word[];
-};
-
-#define BO_CHUNK_WORDS	((PAGE_SIZE - sizeof(struct bo_chunk)) / \
-			 sizeof(unsigned long))
 #define BO_CHUNK_SIZE	struct_size_t(struct bo_chunk, word, BO_CHUNK_WORDS)
 
-static struct bo_chunk __rcu **bo_dir;
-static unsigned long bo_dir_size;
+struct bo_chunk __rcu **bo_dir;
+unsigned long bo_dir_size;
+atomic_long_t bo_nr_chunks;
+bool bo_use_ext;
 static struct kmem_cache *bo_chunk_cache;
-static atomic_long_t bo_nr_chunks;
-static bool bo_use_ext;
 
 static void bo_chunk_free_rcu(struct rcu_head *head)
 {
 	kmem_cache_free(bo_chunk_cache, container_of(head, struct bo_chunk, rcu));
 }
 
-/* Drop one count of @c; the last one unlinks and frees the chunk. */
-static void bo_chunk_put(struct bo_chunk *c, unsigned long index)
+/* The last count of @c is gone: unlink and free the chunk. */
+void bo_chunk_release(struct bo_chunk *c, unsigned long index)
 {
-	if (!atomic_dec_and_test(&c->used))
-		return;
 	/* A storer may have replaced the dead chunk already: then keep its. */
 	cmpxchg(&bo_dir[index], RCU_INITIALIZER(c), NULL);
 	atomic_long_dec(&bo_nr_chunks);
@@ -78,9 +68,9 @@ static void bo_chunk_put(struct bo_chunk *c, unsigned long index)
 /*
  * The live chunk for @index with one count reserved for the caller,
  * allocated if there is none.  NULL if no memory: the caller runs with
- * IRQs off.
+ * IRQs off.  bo_chunk_get() tried the live one already.
  */
-static struct bo_chunk *bo_chunk_get(unsigned long index)
+struct bo_chunk *bo_chunk_get_slow(unsigned long index)
 {
 	struct bo_chunk *c, *new = NULL, *old;
 
@@ -110,30 +100,6 @@ static struct bo_chunk *bo_chunk_get(unsigned long index)
 	if (new)
 		kmem_cache_free(bo_chunk_cache, new);
 	return c;
-}
-
-/*
- * Store owner word @v (non-zero) for @folio.  Returns 1 if it replaced a
- * word, 0 if the folio had none, -ENOMEM if it could not be stored.
- */
-int bo_table_store(struct folio *folio, unsigned long v)
-{
-	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
-	struct bo_chunk *c;
-	unsigned long old;
-
-	if (bo_use_ext)
-		return blk_page_ext_xchg(folio_page(folio, 0), v) != 0;
-	if (index >= bo_dir_size)
-		return -ENOMEM;
-	c = bo_chunk_get(index);
-	if (!c)
-		return -ENOMEM;
-	old = xchg(&c->word[pfn % BO_CHUNK_WORDS], v);
-	if (!old)
-		return 0;	/* the reserved count is now the word's */
-	bo_chunk_put(c, index);	/* the replaced word's */
-	return 1;
 }
 
 /*
@@ -176,36 +142,6 @@ unsigned long bo_table_peek(struct folio *folio)
 		v = READ_ONCE(c->word[pfn % BO_CHUNK_WORDS]);
 	rcu_read_unlock_sched();
 	return v;
-}
-
-/* Take (and clear) the owner word of @folio; 0 if it has none. */
-unsigned long bo_table_take(struct folio *folio)
-{
-	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
-	unsigned long *word, v = 0;
-	struct bo_chunk *c;
-
-	if (bo_use_ext)
-		return blk_page_ext_xchg(folio_page(folio, 0), 0);
-	if (index >= bo_dir_size)
-		return 0;
-	rcu_read_lock_sched();
-	c = rcu_dereference_sched(bo_dir[index]);
-	if (c) {
-		word = &c->word[pfn % BO_CHUNK_WORDS];
-		/* Most folios of a bio with owners have one: no test first. */
-		v = xchg(word, 0);
-		if (v)
-			bo_chunk_put(c, index);
-	}
-	rcu_read_unlock_sched();
-	return v;
-}
-
-/* Whether no folio can have a word: a quick no for untracked writes. */
-bool bo_table_empty(void)
-{
-	return !bo_use_ext && !atomic_long_read(&bo_nr_chunks);
 }
 
 const char *bo_table_name(void)
