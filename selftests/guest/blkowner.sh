@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
 # plan: 34
-# schedule: alone
+# icount: 2
 #
 # blkowner.ko: buffered writes of a cgroup v1 blkio group are throttled once
 # the flusher's writeback is charged to the page owner.  Each case shows
 # vanilla first (the limit is not applied, the group is charged nothing).
+# The guest clock counts instructions (# icount): rates and the isolation
+# cases' shares are then the guest's own, whatever else loads the host.
 . "$(dirname "$0")/../lib.sh"
 
 P=/sys/module/blkowner/parameters
@@ -141,20 +143,23 @@ ok_if "blkowner: once written back, foo is charged at most once for its $((64 * 
 	test $((ctot * 100)) -le $((64 * U * 105))
 
 # The same with split_kb=64: 16 bios per second of budget, so each
-# second's rate is within one bio (6%) of the limit.
+# second's rate is within one bio (6%) and one throttle slice of the
+# limit: blk-throttle rounds the time a group has waited up to its slice
+# (100 ms, 10% of a second's budget) and may let that much go early.  On
+# the instruction clock four runs read 913-1140 KiB/s a second (-11%
+# to +11%; 19-21 of 22 seconds within 10%, a second over it about every
+# 6 s whether the journal committed or not), so the band is 15%.
 sk=$((U / 16384))
 echo $sk > $P/split_kb
 sp=$(stat bios_split)
 seed_case "blkowner split_kb=$sk" 22
 m=$(echo "$rates" | mean)
-inband=$(echo "$rates" | while read -r r; do within "$r" $U 10 && echo y; done | grep -c y)
-diag "split_kb=$sk: mean $((m / 1024)) KiB/s, $inband/$n seconds within 10%, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB"
-echo "# blkowner split_kb=$sk seed: mean_kibps=$((m / 1024)) seconds_within_10pct=$inband/$n"
+inband=$(echo "$rates" | while read -r r; do within "$r" $U 15 && echo y; done | grep -c y)
+diag "split_kb=$sk: mean $((m / 1024)) KiB/s, $inband/$n seconds within 15%, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB"
+echo "# blkowner split_kb=$sk seed: mean_kibps=$((m / 1024)) seconds_within_15pct=$inband/$n"
 expect_gt "split_kb=$sk: writeback bios were split" "$(stat bios_split)" "$sp"
 ok_if "split_kb=$sk: mean disk write rate over $n s within 10% of $L" within "$m" $U 10
-# Idle host: 22 of 22; with two other guests on the host the guest's
-# timers run late and 19 of 22 were seen.
-ok_if "split_kb=$sk: at least 80% of the $n seconds within 10% of $L ($inband)" \
+ok_if "split_kb=$sk: at least 80% of the $n seconds within 15% of $L ($inband)" \
 	test $((inband * 10)) -ge $((n * 8)) -a "$n" -ge 8
 echo 0 > $P/split_kb
 expect_gt "blkowner: pages tagged" "$(stat pages_tagged)" 0
@@ -287,9 +292,11 @@ fsync_ms() {	# worst latency (ms) of 5 small write+fsync in bar
 # beside a throttled foo.  Solo and busy windows alternate (solo, busy,
 # solo, ... solo); each busy window is compared with the mean of the solo
 # windows on either side of it, and the share is the median of those
-# ratios.  A TCG guest's speed drifts with the host's: one pair of solo
-# windows read 29274 and 40921 KiB/s around a busy one, which a single
-# ratio read as 73%.  Sets share (%) and lat, the worst fsync latency (ms)
+# ratios.  The file runs on the instruction clock (# icount): on the wall
+# clock a TCG guest's speed drifts with the host's (solo windows read
+# 29274 and 40921 KiB/s around one busy window; the share read 69-77%
+# beside another guest, 89-97% alone), on icount the solo windows read
+# 8583-8773 KiB/s.  Sets share (%) and lat, the worst fsync latency (ms)
 # beside foo over all busy windows.
 isolation() {
 	local hog before after busy i lat1 r ratios=

@@ -3,7 +3,7 @@
 # timeout: 900
 # plan: 33
 # append: blk_page_ext=on
-# schedule: alone
+# icount: 2
 #
 # blkowner.ko with the owners of dirty pages in page_ext words instead of
 # its pfn table: the kernel is booted with blk_page_ext=on, and every case of
