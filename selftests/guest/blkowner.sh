@@ -327,10 +327,19 @@ isolation() {
 # ratelimit point) read 38%.
 keep=80
 [ "$slow" -gt 1 ] && keep=50
+# A stall is an fsync longer than the backlog the pause leaves foo (4 s
+# of its limit, below) and a second: with data=ordered a journal commit
+# writes the data of foo's inode it carries, so the sibling's fsync may
+# wait for up to the whole backlog.  Worst fsync beside the paused foo
+# per case, seven runs of the two files on the instruction clock: 104,
+# 131, 142, 158, 193, 226, 226, 261, 278, 447, 548, 657, 1198, 1670 ms;
+# without the pause 90-1449 ms, and 10.5 s in single rounds on the wall
+# clock.
+stall_ms=$(( (4 + 1) * 1000 * slow ))
 isolated() {	# isolated LABEL: the goal, >= $keep% of solo and no stall
 	ok_if "$1: sibling keeps >= $keep% of its solo throughput (median $share%)" test "$share" -ge $keep
-	ok_if "$1: no multi-second fsync stall (worst $lat ms < $((2 * slow)) s)" \
-		test "$lat" -lt $((2000 * slow))
+	ok_if "$1: no fsync stall beyond foo's backlog (worst $lat ms < $stall_ms ms)" \
+		test "$lat" -lt $stall_ms
 }
 # Baseline: re-charging alone lets foo dirty 64 MiB at memory speed; the
 # flusher queues all of it behind the 1 MiB/s limit, and ext4 (journal
@@ -343,8 +352,8 @@ isolated() {	# isolated LABEL: the goal, >= $keep% of solo and no stall
 # (4096 KiB at 1 MiB/s).
 modprobe blkowner dirty_backlog_kb=0
 isolation "data=ordered, dirty_backlog_kb=0" 1
-ok_if "baseline: without the dirty pause the sibling is starved (< $keep%: $share%) or stalls (fsync >= $((2 * slow)) s: $lat ms)" \
-	test "$share" -lt $keep -o "$lat" -ge $((2000 * slow))
+ok_if "baseline: without the dirty pause the sibling is starved (< $keep%: $share%) or stalls (fsync >= $stall_ms ms: $lat ms)" \
+	test "$share" -lt $keep -o "$lat" -ge $stall_ms
 echo $((4 * U / 1024)) > $P/dirty_backlog_kb
 p0=$(stat dirtier_pauses)
 isolation data=ordered 3
