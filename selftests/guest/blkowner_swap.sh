@@ -16,10 +16,23 @@ S=/sys/kernel/debug/blkowner/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S 2>/dev/null | grep . || echo 0; }
 MiB=1048576
 THP=/sys/kernel/mm/transparent_hugepage
-U=$MiB
+slow=${ST_SLOW:-1}
+# The debug kernel (KASAN, lockdep: ST_SLOW > 1) swaps a group out at
+# 0.6 MiB/s in 4 KiB pages with a third of the host (1.9 MiB/s in huge
+# pages), below the 1 and 4 MiB/s of the cases: the limits there are a
+# sixteenth, so that vanilla's rates stay well above them.  Huge pages
+# are off there (but in case g): blk-throttle lets a 2 MiB page out
+# whole, 32 s of a 64 KiB/s limit.  Its runs are longer: a fork costs
+# it up to a second.
+U=$(( slow > 1 ? MiB / 16 : MiB ))
 L="$((U / 1024)) KiB/s"
+# The backlog that paces a group's reclaim scales with it: 4 s of the limit.
+bo_load() {
+	modprobe blkowner dirty_backlog_kb=$((4 * U / 1024)) || bail "blkowner"
+}
 
 v1_swap_setup
+[ "$slow" -gt 1 ] && echo never > $THP/enabled
 
 sectors() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
@@ -30,21 +43,27 @@ group() {
 }
 
 # swap_run GROUP SECONDS WSET_MIB: the group's anontouch of WSET_MIB for
-# SECONDS.  The disk's write rate is taken from 5 s in to 5 s before the
-# end: the first seconds fill the group's memory up to its limit.  The
-# share is taken over the whole run, after the group's limit is lifted
-# and what blk-throttle still held has gone out.  Leaves the rate in
-# $rate, the group's share of all the swap-out in $share (%), anontouch's
-# status and output in $anon_status and $out.
+# SECONDS.  The disk's write rate is taken from the sample 5 s in to the
+# one 5 s before the end, by the clock, not by the count of samples (a
+# sample takes more than its second on the debug kernel): the first
+# seconds fill the group's memory up to its limit.  The share is taken
+# over the whole run, after the group's limit is lifted and what
+# blk-throttle still held has gone out.  Leaves the rate in $rate, the
+# group's share of all the swap-out in $share (%), anontouch's status
+# and output in $anon_status and $out.
 swap_run() {
-	local g=$1 secs=$2 pid d0 c0 d1 c1 lim i w=() t=() ps=
+	local g=$1 secs=$2 pid d0 c0 d1 c1 lim s n t0 i a=-1 b=-1 w=() t=() ps=
 	lim=$(awk -v d="$dev" '$1 == d { print $2 }' $CG/$g/blkio.throttle.write_bps_device)
 	d0=$(sectors); c0=$(charged "$g")
 	in_cg "$g" "$ST_HELPERS/anontouch" "$3" "$secs" > /tmp/anon.$g
 	pid=$!
-	for ((i = 0; i < secs; i++)); do
-		w[i]=$(sectors); t[i]=${EPOCHREALTIME/./}
-		[ "$i" -gt 0 ] && ps+=" $(( (w[i] - w[i - 1]) * 1000000 / (t[i] - t[i - 1]) / 1024 ))"
+	t0=${EPOCHREALTIME/./}
+	while :; do
+		read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"
+		n=${#t[@]}
+		w[n]=$((s * 512)); t[n]=${EPOCHREALTIME/./}
+		[ "$n" -gt 0 ] && ps+=" $(( (w[n] - w[n - 1]) * 1000000 / (t[n] - t[n - 1]) / 1024 ))"
+		[ $((t[n] - t0)) -ge $((secs * 1000000)) ] && break
 		sleep 1
 	done
 	wait $pid
@@ -54,11 +73,16 @@ swap_run() {
 	d1=$(sectors); c1=$(charged "$g")
 	[ -n "$lim" ] && limit "$g" "$lim"
 	out=$(cat /tmp/anon.$g)
-	i=$((secs - 5))
-	rate=$(( (w[i] - w[5]) * 1000000 / (t[i] - t[5]) ))
+	for ((i = 0; i <= n; i++)); do
+		[ "$a" -lt 0 ] && [ $((t[i] - t0)) -ge 5000000 ] && a=$i
+		[ $((t[i] - t0)) -le $(( (secs - 5) * 1000000 )) ] && b=$i
+	done
+	rate=0
+	[ "$a" -ge 0 ] && [ "$b" -gt "$a" ] &&
+		rate=$(( (w[b] - w[a]) * 1000000 / (t[b] - t[a]) ))
 	persec=${ps# }
 	share=$(( d1 > d0 ? (c1 - c0) * 100 / (d1 - d0) : 0 ))
-	diag "$g: $(( (d1 - d0) / 1024 )) KiB swapped out, $(( (w[i] - w[5]) / 1024 )) KiB of it in $(( (t[i] - t[5]) / 1000 )) ms from 5 s in ($((rate / 1024)) KiB/s), $share% charged to $g; anontouch: $out"
+	diag "$g: $(( (d1 - d0) / 1024 )) KiB swapped out, $(( (w[b] - w[a]) / 1024 )) KiB of it in $(( (t[b] - t[a]) / 1000 )) ms from 5 s in ($((rate / 1024)) KiB/s), $share% charged to $g; anontouch: $out"
 }
 
 group foo $((32 * MiB))
@@ -72,7 +96,7 @@ expect_gt "vanilla: foo's swap-out exceeds the $L limit (> 1.5x)" "$rate" $((U *
 ok_if "vanilla: foo is charged less than 10% of its swap-out ($share%)" test "$share" -lt 10
 expect_eq "vanilla: anontouch found every page as it left it" 0 "$anon_status"
 
-modprobe blkowner || bail "blkowner"
+bo_load
 T=/sys/kernel/tracing
 echo > $T/trace
 echo 1 > $T/events/blkowner/blkowner_swapper_paused/enable
@@ -110,18 +134,22 @@ limit foo 0
 
 # ---- b. global pressure: blkowner_global.sh (on the instruction clock) ----
 
-# ---- c. two groups on one swap disk, 1 and 4 MiB/s -------------------------
+# ---- c. two groups on one swap disk, 1 and 4 MiB/s (a 16th on debug) -----
 # A group's rate is what blkio charged it over 40 s.  blkio counts a bio as
 # it enters blk-throttle, but a paced group keeps about dirty_backlog_kb
-# (4 MiB) plus one folio (a THP: 2 MiB) queued there all along, so the
-# count and the dispatch differ by at most that over the window.
+# (4 s of foo's limit) plus one folio (a THP: 2 MiB) queued there all
+# along, so the count and the dispatch differ by at most that over the
+# window.
+# On the debug kernel the window's samples take seconds (a fork each):
+# the runs last 60 s there, so that the window ends before they do.
+run=$(( slow > 1 ? 60 : 50 ))
 two_groups() {
 	local pf pb f0 b0 t0 f1 b1 t1 d0 d1
 	limit foo $U
 	limit bar $((4 * U))
-	in_cg foo "$ST_HELPERS/anontouch" 96 50 > /tmp/anon.foo
+	in_cg foo "$ST_HELPERS/anontouch" 96 $run > /tmp/anon.foo
 	pf=$!
-	in_cg bar "$ST_HELPERS/anontouch" 96 50 > /tmp/anon.bar
+	in_cg bar "$ST_HELPERS/anontouch" 96 $run > /tmp/anon.bar
 	pb=$!
 	sleep 5
 	f0=$(charged foo); b0=$(charged bar); d0=$(sectors); t0=${EPOCHREALTIME/./}
@@ -139,16 +167,16 @@ two_groups() {
 }
 rmmod blkowner
 two_groups
-ok_if "vanilla two groups: the disk's swap-out exceeds the 5 MiB/s of both limits ($((rdisk / 1024)) KiB/s)" \
+ok_if "vanilla two groups: the disk's swap-out exceeds the $((5 * U / 1024)) KiB/s of both limits ($((rdisk / 1024)) KiB/s)" \
 	test "$rdisk" -gt $((5 * U))
 ok_if "vanilla two groups: foo and bar are charged less than 10% of it" \
 	test $(( (rfoo + rbar) * 10 )) -lt "$rdisk"
-modprobe blkowner || bail "blkowner"
+bo_load
 two_groups
 echo "# two groups: foo_kibps=$((rfoo / 1024)) bar_kibps=$((rbar / 1024)) disk_kibps=$((rdisk / 1024))"
-ok_if "two groups: foo is charged its 1 MiB/s +-15% ($((rfoo / 1024)) KiB/s)" \
+ok_if "two groups: foo is charged its $L +-15% ($((rfoo / 1024)) KiB/s)" \
 	test "$rfoo" -ge $((U * 85 / 100)) -a "$rfoo" -le $((U * 115 / 100))
-ok_if "two groups: bar is charged its 4 MiB/s +-15% ($((rbar / 1024)) KiB/s)" \
+ok_if "two groups: bar is charged its $((4 * U / 1024)) KiB/s +-15% ($((rbar / 1024)) KiB/s)" \
 	test "$rbar" -ge $((4 * U * 85 / 100)) -a "$rbar" -le $((4 * U * 115 / 100))
 expect_eq "two groups: anontouch found every page as it left it" 0 "$two_status"
 
@@ -186,7 +214,7 @@ fork_case
 ok_if "vanilla fork: foo and bar are charged less than 10% of the swap-out ($((fo + ba)) of $sw KiB)" \
 	test $(( (fo + ba) * 10 )) -lt "$sw"
 expect_eq "vanilla fork: parent and child found every page as they left it" 0 "$fork_status"
-modprobe blkowner || bail "blkowner"
+bo_load
 fork_case
 echo "# fork: foo_kib=$fo bar_kib=$ba swapped_kib=$sw"
 ok_if "fork: foo is charged its 32 MiB, the shared half included (>= 90%: $fo KiB)" \
@@ -232,7 +260,7 @@ collapse_case
 ok_if "vanilla collapse: foo is charged less than 10% of the swap-out ($fo of $sw KiB)" \
 	test $((fo * 10)) -lt "$sw"
 expect_eq "vanilla collapse: anontouch found every page as it left it" 0 "$collapse_status"
-modprobe blkowner || bail "blkowner"
+bo_load
 collapse_case
 echo "# collapse: collapsed=$collapsed foo_kib=$fo swapped_kib=$sw"
 ok_if "collapse: khugepaged collapsed at least 12 of foo's 16 huge pages ($collapsed)" \
@@ -251,7 +279,7 @@ limit foo $U
 rmmod blkowner
 swap_run foo 15 96
 ok_if "vanilla swap file: foo is charged less than 10% of the swap-out ($share%)" test "$share" -lt 10
-modprobe blkowner || bail "blkowner"
+bo_load
 swap_run foo 15 96
 ok_if "swap file: foo is charged >= 90% of the swap-out ($share%)" test "$share" -ge 90
 expect_eq "swap file: anontouch found every page as it left it" 0 "$anon_status"
@@ -265,17 +293,26 @@ ok_if "rmmod blkowner while foo swaps through its limit" rmmod blkowner
 diag "swap bios re-charged before rmmod: $r0"
 wait $pf
 expect_eq "after rmmod: anontouch found every page as it left it" 0 $?
-modprobe blkowner || bail "blkowner"
+bo_load
 # An owner removed while its pages are in memory and swap: its swap-out
 # goes to the root, counted as owner_not_found.
+# The rmdir waits for the group to reach its limit (the debug kernel
+# takes 10 s or more to fault 32 MiB), so that what it faulted before
+# is what reclaim swaps out after.
 group gone $((32 * MiB))
-in_cg gone "$ST_HELPERS/anontouch" 96 25 > /tmp/anon.gone
+in_cg gone "$ST_HELPERS/anontouch" 96 $((25 * slow)) > /tmp/anon.gone
 pg=$!
-sleep 3
+for ((i = 0; i < 300 * slow; i++)); do
+	[ "$(cat $MG/gone/memory.failcnt)" -gt 0 ] && break
+	sleep 0.1
+done
 echo $pg > $CG/cgroup.procs
 rmdir $CG/gone
 n0=$(stat owner_not_found)
-sleep 10
+for ((i = 0; i < 100 * slow; i++)); do
+	[ "$(stat owner_not_found)" -gt "$n0" ] && break
+	sleep 0.1
+done
 expect_gt "rmdir of the owner: its swap-out counted owner_not_found" "$(stat owner_not_found)" "$n0"
 wait $pg
 expect_eq "rmdir of the owner: anontouch found every page as it left it" 0 $?
