@@ -36,6 +36,7 @@ medians() {
 	done
 }
 bo_stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/blkowner/stats; }
+ib_stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/intbounce/stats; }
 # Memory per tracked page: what the table holds (its chunks, from the
 # module's own count) over the folios tagged in it.
 bo_footprint() {
@@ -66,35 +67,93 @@ rocheck)
 	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
 	echo "result with $(awk '$1 == "on" { print $2 }' /tmp/r | median)"
 	;;
-intbounce)
+intbounce|intbounce_nocopy)
 	modprobe scsi_debug dif=1 dix=1 guard=0 delay=0 dev_size_mb=256 || exit 1
 	sleep 0.5
 	sd=$(scsi_debug_disk); wait_for_dev "$sd"
+	name=${sd#/dev/}
 	modprobe intbounce
 	P=/sys/module/intbounce/parameters/mode
 	SEQ=(--name=s --filename="$sd" --rw=write --bs=1m --direct=1
 	     --ioengine=libaio --iodepth=16 --runtime=5 --time_based)
 	RND=(--name=r --filename="$sd" --rw=randwrite --bs=4k --direct=1
 	     --ioengine=libaio --iodepth=16 --runtime=5 --time_based)
-	for i in 1 2 3; do
-		for m in off always auto; do
-			echo $m > $P
-			echo "seq_$m $(bw_kib "${SEQ[@]}")"
-			echo "rnd_$m $(bw_kib "${RND[@]}")"
+	# What upstream's fallback pays: the same data through the page
+	# cache, then fsync.  Nothing is copied there (stable pages).
+	BUF=(--name=b --filename="$sd" --rw=write --bs=1m --size=128m
+	     --end_fsync=1 --ioengine=psync)
+	RBUF=(--name=b --filename="$sd" --rw=randwrite --bs=4k --size=32m
+	      --end_fsync=1 --ioengine=psync)
+	;;&
+intbounce_nocopy)	# on the instruction clock: auto mode where it copies nothing
+	nc() { echo "$1" > $P; echo "$2 $(bw_kib "${BUF[@]}")"; }
+	nc_off() { nc off off; }
+	nc_on() { nc auto on; }
+	pairs 5 nc_off nc_on > /tmp/r
+	sed 's/^/run /' /tmp/r >&2
+	medians buffered_off=off buffered_auto=on
+	echo "result copied_bytes $(ib_stat bytes_bounced)"
+	;;
+intbounce)	# host time: the rows that copy, five rounds side by side
+	# busy: jiffies of CPU not idle, both CPUs (user nice system irq
+	# softirq steal).
+	busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+	# one MODE KEY FIO-ARGS...: "KEY KiB/s busy-jiffies bytes-bounced
+	# bytes-written".
+	one() {
+		local m=$1 k=$2 b0 c0 w0 v
+		shift 2
+		echo "$m" > $P
+		b0=$(busy); c0=$(ib_stat bytes_bounced); w0=$(disk_bytes_written)
+		v=$(bw_kib "$@")
+		echo "$k $v $(( $(busy) - b0 )) $(( $(ib_stat bytes_bounced) - c0 )) $(( $(disk_bytes_written) - w0 ))"
+	}
+	steps=("off seq_off SEQ" "always seq_always SEQ" "auto seq_auto SEQ"
+	       "off seq_buffered BUF" "off rnd_off RND" "always rnd_always RND"
+	       "auto rnd_auto RND" "off rnd_buffered RBUF")
+	# round N: every step once, in order in odd rounds and reversed in
+	# even ones, so that neither side of a ratio always runs second.
+	round() {
+		local i j m k a
+		for ((i = 0; i < ${#steps[@]}; i++)); do
+			j=$(( $1 % 2 ? i : ${#steps[@]} - 1 - i ))
+			read -r m k a <<< "${steps[j]}"
+			declare -n args=$a
+			echo "$1 $(one "$m" "$k" "${args[@]}")"
+			unset -n args
 		done
-		# What upstream's fallback pays: the same data through the
-		# page cache, then fsync (intbounce off).
-		echo off > $P
-		echo "seq_buffered $(bw_kib --name=b --filename="$sd" --rw=write \
-			--bs=1m --size=128m --end_fsync=1 --ioengine=psync)"
-		echo "rnd_buffered $(bw_kib --name=b --filename="$sd" --rw=randwrite \
-			--bs=4k --size=32m --end_fsync=1 --ioengine=psync)"
-		echo "auto_buffered_seq $(echo auto > $P; bw_kib --name=b --filename="$sd" \
-			--rw=write --bs=1m --size=128m --end_fsync=1 --ioengine=psync)"
-	done > /tmp/r
-	for k in $(awk '{ print $1 }' /tmp/r | sort -u); do
-		echo "result $k $(awk -v k="$k" '$1 == k { print $2 }' /tmp/r | median)"
+	}
+	round 0 > /dev/null	# warm-up, not recorded
+	for i in 1 2 3 4 5; do round $i; done > /tmp/r
+	sed 's/^/run /' /tmp/r >&2
+	for k in $(awk '{ print $2 }' /tmp/r | sort -u); do
+		echo "result $k $(awk -v k="$k" '$2 == k { print $3 }' /tmp/r | median)"
 	done
+	# ratio_spread NAME A B: per-round A/B, their median, min and max.
+	ratio_spread() {
+		awk -v a="$2" -v b="$3" '$2 == a { x[$1] = $3 } $2 == b { y[$1] = $3 }
+			END { for (r in x) if (y[r] > 0) printf "%.3f\n", x[r] / y[r] }' /tmp/r |
+			sort -n | awk -v n="$1" '{ v[NR] = $1 } END {
+				printf "result %s_median %s\nresult %s_min %s\nresult %s_max %s\n",
+					n, v[int((NR + 1) / 2)], n, v[1], n, v[NR] }'
+	}
+	ratio_spread always_off seq_always seq_off
+	ratio_spread always_buffered seq_always seq_buffered
+	ratio_spread auto_off seq_auto seq_off
+	ratio_spread rnd_always_off rnd_always rnd_off
+	# The copy's cost against its bound: MiB bounced per CPU second that
+	# always spends beyond off (CPU seconds per MiB written, medians of
+	# the 1 MiB runs), beside what memcpy moves in one.
+	awk 'function med(v, n,   i, j, t) {
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	$2 == "seq_off" && $6 > 0 { o[++no] = $4 / 100 / ($6 / 1048576) }
+	$2 == "seq_always" && $6 > 0 { a[++na] = $4 / 100 / ($6 / 1048576); f[na] = $5 / $6 }
+	END { ext = med(a, na) - med(o, no)
+	      printf "result bounce_mib_per_cpu_s %d\n", (ext > 0 ? med(f, na) / ext : 0) }' /tmp/r
 	echo "result memcpy_mib_s $("$ST_HELPERS/memcpybw")"
 	;;
 blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
@@ -154,6 +213,102 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo "$dev 0" > /sys/fs/cgroup/blkio/foo/blkio.throttle.write_bps_device
 	wait
 	echo "result throttle_kib_s $(( (w1 - w0) * 512 * 1000 / ((t1 - t0) / 1000000) / 1024 ))"
+	;;
+wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanilla)
+	modprobe null_blk nr_devices=1 gb=2 memory_backed=1 || exit 1
+	wait_for_dev /dev/nullb0
+	name=nullb0 dev=$(cat /sys/block/nullb0/dev)
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 &&
+		mount /dev/nullb0 /mnt || { echo "bench: cannot mount ext4 on null_blk" >&2; exit 1; }
+	MiB=1048576
+	if [ "$1" = wb_v1 ]; then
+		# v1 as systemd mounts it: blkio and memory apart.
+		C=/sys/fs/cgroup/blkio M=/sys/fs/cgroup/memory
+		mkdir -p $C $M
+		mount -t cgroup -o blkio blkio $C && mount -t cgroup -o memory memory $M || exit 1
+		mkdir $C/foo $C/bar $M/foo $M/bar
+		modprobe blkowner || exit 1
+		limit() { echo "$dev $2" > $C/$1/blkio.throttle.write_bps_device; }
+		in_cg() { local g=$1; shift; bash -c "echo \$\$ > $C/$g/cgroup.procs && echo \$\$ > $M/$g/cgroup.procs && exec \"\$@\"" _ "$@" & }
+	else
+		# v2 with memory and io: cgroup writeback charges the group.
+		C=/sys/fs/cgroup/unified
+		mkdir -p $C && mount -t cgroup2 none $C || exit 1
+		echo "+io +memory" > $C/cgroup.subtree_control
+		mkdir $C/foo $C/bar
+		limit() { echo "$dev wbps=$([ "$2" = 0 ] && echo max || echo "$2")" > $C/$1/io.max; }
+		in_cg() { local g=$1; shift; bash -c "echo \$\$ > $C/$g/cgroup.procs && exec \"\$@\"" _ "$@" & }
+	fi
+	in_root() { "$@" & }
+	settle() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+	# The cost: 256 MiB buffered + fsync, in the root group and in foo
+	# (no limit), the flusher writing back from 16 MiB dirty.
+	echo $((16 * MiB)) > /proc/sys/vm/dirty_background_bytes
+	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
+	     --ioengine=psync --invalidate=0)
+	cost() { "$1" fio --output-format=terse --terse-version=3 "${BUF[@]}" > /tmp/f; wait $!
+		awk -F';' '{ print $48 }' /tmp/f; rm -f /mnt/b*; settle; }
+	c_root() { echo "off $(cost in_root)"; }
+	in_cg_foo() { in_cg foo "$@"; }
+	c_grp() { echo "on $(cost in_cg_foo)"; }
+	pairs 3 c_root c_grp > /tmp/r
+	sed 's/^/run /' /tmp/r >&2
+	medians root_kib_s=off group_kib_s=on
+	# Accuracy: foo at 1 and 4 MiB/s, the disk's rate over 30 s of
+	# flusher writeback, 3 s in.
+	echo $MiB > /proc/sys/vm/dirty_background_bytes
+	echo $((256 * MiB)) > /proc/sys/vm/dirty_bytes
+	echo 100 > /proc/sys/vm/dirty_expire_centisecs
+	echo 100 > /proc/sys/vm/dirty_writeback_centisecs
+	for u in 1 4; do
+		limit foo $((u * MiB))
+		in_cg foo dd if=/dev/zero of=/mnt/t bs=1M count=200 status=none
+		sleep 3
+		w0=$(disk_bytes_written); t0=${EPOCHREALTIME/./}
+		sleep 30
+		w1=$(disk_bytes_written); t1=${EPOCHREALTIME/./}
+		limit foo 0
+		wait
+		rm -f /mnt/t; settle
+		echo "result throttle_${u}m_kib_s $(( (w1 - w0) * 1000000 / (t1 - t0) / 1024 ))"
+	done
+	# Isolation: bar writes 48 MiB + fsync three times, alone and beside
+	# foo's 64 MiB at 1 MiB/s; solo and busy windows alternate, each busy
+	# one compared with the mean of the solo ones around it (median of
+	# three), and the worst of five 4 KiB write+fsync beside foo.
+	sib() {
+		local i t0 t1
+		t0=${EPOCHREALTIME/./}
+		for i in 1 2 3; do
+			in_cg bar dd if=/dev/zero of=/mnt/sib bs=1M count=48 conv=fsync status=none; wait $!
+			rm -f /mnt/sib
+		done
+		t1=${EPOCHREALTIME/./}
+		echo $(( 3 * 48 * 1024 * 1000000 / (t1 - t0) ))
+	}
+	worst=0 ratios=
+	before=$(sib)
+	for i in 1 2 3; do
+		limit foo $MiB
+		in_cg foo dd if=/dev/zero of=/mnt/hog bs=1M count=64 status=none; hog=$!
+		sleep 3
+		busy=$(sib)
+		for j in 1 2 3 4 5; do
+			t0=${EPOCHREALTIME/./}
+			in_cg bar dd if=/dev/zero of=/mnt/small bs=4k count=1 conv=fsync status=none; wait $!
+			t1=${EPOCHREALTIME/./}
+			[ $(( (t1 - t0) / 1000 )) -gt $worst ] && worst=$(( (t1 - t0) / 1000 ))
+			sleep 0.3
+		done
+		limit foo 0
+		wait $hog; settle; rm -f /mnt/hog /mnt/small
+		after=$(sib)
+		echo "run solo $before busy $busy solo $after" >&2
+		ratios+="$(( busy * 200 / (before + after) )) "
+		before=$after
+	done
+	echo "result isolation_pct $(echo $ratios | tr ' ' '\n' | median)"
+	echo "result worst_fsync_ms $worst"
 	;;
 blkowner_anon)	# the swap half's cost: anonymous page faults in a tagged group
 	mkdir -p /sys/fs/cgroup/blkio /sys/fs/cgroup/memory

@@ -26,9 +26,13 @@ slow=${ST_SLOW:-1}
 # it up to a second.
 U=$(( slow > 1 ? MiB / 16 : MiB ))
 L="$((U / 1024)) KiB/s"
-# The backlog that paces a group's reclaim scales with it: 4 s of the limit.
+# The backlog that paces a group's own reclaim: 4 MiB, 4 s of U.  The
+# debug kernel's reclaim takes seconds to refill it after a pause, with
+# two groups on its two CPUs: 4 s of U read 52 and 183 KiB/s for
+# limits of 64 and 256 there.  So it gets 16 s of U (1 MiB).
 bo_load() {
-	modprobe blkowner dirty_backlog_kb=$((4 * U / 1024)) || bail "blkowner"
+	modprobe blkowner dirty_backlog_kb=$(( (slow > 1 ? 16 : 4) * U / 1024 )) ||
+		bail "blkowner"
 }
 
 v1_swap_setup
@@ -40,6 +44,18 @@ vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 group() {
 	mkdir -p $CG/$1 $MG/$1
 	echo "$2" > $MG/$1/memory.limit_in_bytes
+}
+# squeeze GROUP: its memory limit down to 1 MiB, reclaiming what is above
+# it.  The write fails (EBUSY) when a reclaim pass frees nothing, as with
+# pages still under writeback: it is tried again.  (In one debug-kernel
+# run only 22 of foo's 32 MiB went out, with one write and 3 s.)
+squeeze() {
+	local i
+	for ((i = 0; i < 20 * slow; i++)); do
+		echo $MiB 2>/dev/null > $MG/$1/memory.limit_in_bytes && return
+		sleep 0.5
+	done
+	diag "squeeze $1: memory.limit_in_bytes stayed above 1 MiB"
 }
 
 # swap_run GROUP SECONDS WSET_MIB: the group's anontouch of WSET_MIB for
@@ -122,7 +138,7 @@ expect_eq "blkowner: one blkowner_swapper_paused event per swap_pauses step" \
 
 # swap=0: tracking off, the limit escapes again; bad values refused.
 echo 0 > $P/swap
-swap_run foo 15 96
+swap_run foo $(( slow > 1 ? 25 : 15 )) 96
 expect_gt "swap=0: foo's swap-out escapes the limit again (> 1.5x)" "$rate" $((U * 3 / 2))
 ok_if "swap=0: foo is charged less than 10% ($share%)" test "$share" -lt 10
 ok_if "swap=maybe is refused" bash -c "! echo maybe > $P/swap" 2>/dev/null
@@ -140,9 +156,10 @@ limit foo 0
 # (4 s of foo's limit) plus one folio (a THP: 2 MiB) queued there all
 # along, so the count and the dispatch differ by at most that over the
 # window.
-# On the debug kernel the window's samples take seconds (a fork each):
-# the runs last 60 s there, so that the window ends before they do.
-run=$(( slow > 1 ? 60 : 50 ))
+# On the debug kernel the backlog takes longer to fill and the window's
+# samples take seconds (a fork each): the window starts 10 s in and the
+# runs last 65 s there, so that it ends before they do.
+lead=$(( slow > 1 ? 10 : 5 )) run=$(( slow > 1 ? 65 : 50 ))
 two_groups() {
 	local pf pb f0 b0 t0 f1 b1 t1 d0 d1
 	limit foo $U
@@ -151,7 +168,7 @@ two_groups() {
 	pf=$!
 	in_cg bar "$ST_HELPERS/anontouch" 96 $run > /tmp/anon.bar
 	pb=$!
-	sleep 5
+	sleep $lead
 	f0=$(charged foo); b0=$(charged bar); d0=$(sectors); t0=${EPOCHREALTIME/./}
 	sleep 40
 	f1=$(charged foo); b1=$(charged bar); d1=$(sectors); t1=${EPOCHREALTIME/./}
@@ -195,9 +212,9 @@ fork_case() {
 	in_cg foo "$ST_HELPERS/anonfork" 32 20 $CG/bar/cgroup.procs $MG/bar/cgroup.procs > /tmp/fork.out
 	fpid=$!
 	for i in $(seq 100); do grep -q ready /tmp/fork.out && break; sleep 0.2; done
-	echo $MiB > $MG/bar/memory.limit_in_bytes
-	echo $MiB > $MG/foo/memory.limit_in_bytes
-	sleep 3
+	squeeze bar
+	squeeze foo
+	sleep $((3 * slow))
 	fo=$(( ($(charged foo) - f0) / 1024 )); ba=$(( ($(charged bar) - b0) / 1024 ))
 	sw=$(( ($(sectors) - d0) / 1024 ))
 	# The check at the end faults everything back in: room for it.
@@ -244,8 +261,8 @@ collapse_case() {
 		sleep 0.1
 	done
 	collapsed=$(( $(vmstat thp_collapse_alloc) - c0 ))
-	echo $MiB > $MG/foo/memory.limit_in_bytes
-	sleep 3
+	squeeze foo
+	sleep $((3 * slow))
 	fo=$(( ($(charged foo) - f0) / 1024 )); sw=$(( ($(sectors) - d0) / 1024 ))
 	echo $((64 * MiB)) > $MG/foo/memory.limit_in_bytes
 	wait $cpid
