@@ -147,16 +147,12 @@ intbounce)	# host time: the rows that copy, five rounds side by side
 	# The copy's cost against its bound: MiB bounced per CPU second that
 	# always spends beyond off (CPU seconds per MiB written, medians of
 	# the 1 MiB runs), beside what memcpy moves in one.
-	awk 'function med(v, n,   i, j, t) {
-		for (i = 1; i <= n; i++)
-			for (j = i + 1; j <= n; j++)
-				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	cpu_s_per_mib() {
+		awk -v k="$1" '$2 == k && $6 > 0 { print $4 / 100 / ($6 / 1048576) }' /tmp/r | median
 	}
-	$2 == "seq_off" && $6 > 0 { o[++no] = $4 / 100 / ($6 / 1048576) }
-	$2 == "seq_always" && $6 > 0 { a[++na] = $4 / 100 / ($6 / 1048576); f[na] = $5 / $6 }
-	END { ext = med(a, na) - med(o, no)
-	      printf "result bounce_mib_per_cpu_s %d\n", (ext > 0 ? med(f, na) / ext : 0) }' /tmp/r
+	awk -v a="$(cpu_s_per_mib seq_always)" -v o="$(cpu_s_per_mib seq_off)" \
+	    -v f="$(awk '$2 == "seq_always" && $6 > 0 { print $5 / $6 }' /tmp/r | median)" \
+	    'BEGIN { printf "result bounce_mib_per_cpu_s %d\n", (a > o ? f / (a - o) : 0) }'
 	echo "result memcpy_mib_s $("$ST_HELPERS/memcpybw")"
 	;;
 blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
