@@ -153,9 +153,9 @@ limit foo 0
 # ---- c. two groups on one swap disk, 1 and 4 MiB/s (a 16th on debug) -----
 # A group's rate is what blkio charged it over 40 s.  blkio counts a bio as
 # it enters blk-throttle, but a paced group keeps about dirty_backlog_kb
-# (4 s of foo's limit) plus one folio (a THP: 2 MiB) queued there all
-# along, so the count and the dispatch differ by at most that over the
-# window.
+# (4 s of foo's limit, 16 s on the debug kernel) plus one folio (a THP:
+# 2 MiB) queued there all along, so the count and the dispatch differ by
+# at most that over the window.
 # On the debug kernel the backlog takes longer to fill and the window's
 # samples take seconds (a fork each): the window starts 10 s in and the
 # runs last 65 s there, so that it ends before they do.
