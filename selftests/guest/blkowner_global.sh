@@ -28,9 +28,10 @@
 S=/sys/kernel/debug/blkowner/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S 2>/dev/null | grep . || echo 0; }
 MiB=1048576
-# The debug kernel (KASAN, lockdep: ST_SLOW > 1) faults about 600 pages
-# a second under this pressure: bar's run there is ST_SLOW times longer,
-# so that it still needs foo's 96 MiB.
+# On the debug kernel (KASAN, lockdep: ST_SLOW > 1) bar's run is ST_SLOW
+# times longer.  That is not enough: there bar faults 150-170 pages a
+# second under this pressure, and kswapd swapped 20-28 MiB of foo's in
+# the 80 s (docs/reliability.md); this file does not pass there yet.
 slow=${ST_SLOW:-1}
 
 v1_swap_setup
