@@ -245,11 +245,11 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 	echo $((16 * MiB)) > /proc/sys/vm/dirty_background_bytes
 	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
 	     --ioengine=psync --invalidate=0)
-	cost() { "$1" fio --output-format=terse --terse-version=3 "${BUF[@]}" > /tmp/f; wait $!
+	# cost LAUNCHER...: KiB/s of the fio run LAUNCHER starts.
+	cost() { "$@" fio --output-format=terse --terse-version=3 "${BUF[@]}" > /tmp/f; wait $!
 		awk -F';' '{ print $48 }' /tmp/f; rm -f /mnt/b*; settle; }
 	c_root() { echo "off $(cost in_root)"; }
-	in_cg_foo() { in_cg foo "$@"; }
-	c_grp() { echo "on $(cost in_cg_foo)"; }
+	c_grp() { echo "on $(cost in_cg foo)"; }
 	pairs 3 c_root c_grp > /tmp/r
 	sed 's/^/run /' /tmp/r >&2
 	medians root_kib_s=off group_kib_s=on
