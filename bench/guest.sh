@@ -3,7 +3,8 @@
 #
 # bench/guest.sh SECTION: one benchmark section, run in the guest.  Prints
 # "result NAME VALUE" lines that bench/run collects.  Every comparison is
-# measured side by side in this boot, alternating, median of 3.
+# measured side by side in this boot, alternating, and reported as the
+# median of the per-round ratios with their min and max.
 . "$(dirname "$0")/../selftests/lib.sh"
 
 # median: of an odd count the middle value, of an even one the mean of the
@@ -35,6 +36,17 @@ medians() {
 		echo "result ${a%%=*} $(awk -v k="${a#*=}" '$1 == k { print $2 }' /tmp/r | median)"
 	done
 }
+# pair_ratios NAME: the ON/OFF ratio of each round of pairs (the k-th
+# "on" line over the k-th "off" line of /tmp/r: the same round), as
+# "result NAME_median|_min|_max".  A ratio of medians mixes rounds, and
+# the drift between rounds (2-3% on the buffered-write runs, whose guests
+# idle while writeback completes) is larger than the cost measured.
+pair_ratios() {
+	awk '$1 == "off" { off[++n] = $2 } $1 == "on" { on[++m] = $2 }
+		END { for (i = 1; i <= n && i <= m; i++) if (off[i] > 0) printf "%.3f\n", on[i] / off[i] }' /tmp/r |
+		sort -n | awk -v k="$1" '{ v[NR] = $1 } END { if (NR) printf "result %s_median %s\nresult %s_min %s\nresult %s_max %s\n",
+			k, v[int((NR + 1) / 2)], k, v[1], k, v[NR] }'
+}
 bo_stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/blkowner/stats; }
 ib_stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/intbounce/stats; }
 # Memory per tracked page: what the table holds (its chunks, from the
@@ -51,6 +63,17 @@ nullb() {
 	modprobe null_blk nr_devices=1 gb=4 irqmode=0 queue_mode=2 || exit 1
 	wait_for_dev /dev/nullb0
 }
+# ext4 on a null_blk disk that keeps its data.  The disk is written whole
+# first: null_blk allocates its memory at a sector's first write, and
+# runs that wrote fresh sectors were 5% slower than runs that rewrote
+# them (the rate rose run by run until the 2 GiB disk had been covered).
+nullb_ext4() {
+	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || exit 1
+	wait_for_dev /dev/nullb0
+	dd if=/dev/zero of=/dev/nullb0 bs=1M count=1024 oflag=direct status=none
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 &&
+		mount /dev/nullb0 /mnt || { echo "bench: cannot mount ext4 on null_blk" >&2; exit 1; }
+}
 RW4K=(--name=r --filename=/dev/nullb0 --rw=randwrite --bs=4k --direct=1
       --ioengine=libaio --iodepth=32)
 
@@ -63,7 +86,8 @@ rocheck)
 	nullb
 	ro_off() { echo "off $(iops "${RW4K[@]}")"; }
 	ro_on() { modprobe rocheck; echo "on $(iops "${RW4K[@]}")"; rmmod rocheck; }
-	pairs 3 ro_off ro_on > /tmp/r
+	pairs 7 ro_off ro_on > /tmp/r
+	pair_ratios ratio
 	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
 	echo "result with $(awk '$1 == "on" { print $2 }' /tmp/r | median)"
 	;;
@@ -92,6 +116,7 @@ intbounce_nocopy)	# on the instruction clock: auto mode where it copies nothing
 	pairs 5 nc_off nc_on > /tmp/r
 	sed 's/^/run /' /tmp/r >&2
 	medians buffered_off=off buffered_auto=on
+	pair_ratios ratio
 	echo "result copied_bytes $(ib_stat bytes_bounced)"
 	;;
 intbounce)	# host time: the rows that copy, five rounds side by side
@@ -156,11 +181,7 @@ intbounce)	# host time: the rows that copy, five rounds side by side
 	echo "result memcpy_mib_s $("$ST_HELPERS/memcpybw")"
 	;;
 blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
-	# A filesystem needs a device that keeps its data.
-	modprobe null_blk nr_devices=1 gb=2 memory_backed=1 || exit 1
-	wait_for_dev /dev/nullb0
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 &&
-		mount /dev/nullb0 /mnt || { echo "bench: cannot mount ext4 on null_blk" >&2; exit 1; }
+	nullb_ext4
 	# The writer runs in an unthrottled v1 group, so its pages are tagged,
 	# its writeback re-charged and counted: the whole cost, no limit.
 	mkdir -p /sys/fs/cgroup/blkio && mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio
@@ -180,9 +201,10 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 		echo "exempt $(bo_stat bios_exempt)"
 		rmmod blkowner
 	}
-	pairs 3 bo_off bo_on > /tmp/r
+	pairs 9 bo_off bo_on > /tmp/r
 	sed 's/^/run /' /tmp/r >&2
 	medians recharged_bios=recharged exempt_bios=exempt without=off with=on
+	pair_ratios ratio
 	echo 10 > /proc/sys/vm/dirty_background_ratio
 	echo $$ > /sys/fs/cgroup/blkio/cgroup.procs
 	# Memory per tracked dirty page, with 256 MiB dirty and held back
@@ -214,11 +236,8 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo "result throttle_kib_s $(( (w1 - w0) * 512 * 1000 / ((t1 - t0) / 1000000) / 1024 ))"
 	;;
 wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanilla)
-	modprobe null_blk nr_devices=1 gb=2 memory_backed=1 || exit 1
-	wait_for_dev /dev/nullb0
+	nullb_ext4
 	name=nullb0 dev=$(cat /sys/block/nullb0/dev)
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 &&
-		mount /dev/nullb0 /mnt || { echo "bench: cannot mount ext4 on null_blk" >&2; exit 1; }
 	MiB=1048576
 	if [ "$1" = wb_v1 ]; then
 		# v1 as systemd mounts it: blkio and memory apart.
@@ -250,9 +269,10 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 		awk -F';' '{ print $48 }' /tmp/f; rm -f /mnt/b*; settle; }
 	c_root() { echo "off $(cost in_root)"; }
 	c_grp() { echo "on $(cost in_cg foo)"; }
-	pairs 3 c_root c_grp > /tmp/r
+	pairs 9 c_root c_grp > /tmp/r
 	sed 's/^/run /' /tmp/r >&2
 	medians root_kib_s=off group_kib_s=on
+	pair_ratios cost
 	# Accuracy: foo at 1 and 4 MiB/s, the disk's rate over 30 s of
 	# flusher writeback, 3 s in.
 	echo $MiB > /proc/sys/vm/dirty_background_bytes
@@ -338,9 +358,10 @@ blkowner_anon)	# the swap half's cost: anonymous page faults in a tagged group
 		echo "tagged $(bo_stat anon_tagged)"
 		rmmod blkowner
 	}
-	pairs 5 an_off an_on > /tmp/r
+	pairs 9 an_off an_on > /tmp/r
 	sed 's/^/run /' /tmp/r >&2
 	medians without=off with=on tagged=tagged
+	pair_ratios ratio
 	# Memory per tracked anonymous page: 256 MiB held, tagged.
 	modprobe blkowner
 	"$ST_HELPERS/anontouch" 256 6 hold > /dev/null &
