@@ -323,7 +323,7 @@ static bool bo_mapping_tracked(struct address_space *mapping)
  * is not tracked: tracking off, hierarchy not selected, the root group
  * (the default owner) or an id too large to pack.
  */
-static unsigned long bo_task_owner(void)
+static __always_inline unsigned long bo_task_owner(void)
 {
 	unsigned long owner;
 
@@ -371,13 +371,13 @@ static unsigned long bo_anon_owner(struct vm_area_struct *vma)
 }
 
 /* The owner of pages the current task dirties in @mapping, or 0. */
-static unsigned long bo_current_owner(struct address_space *mapping)
+static __always_inline unsigned long bo_current_owner(struct address_space *mapping)
 {
 	return bo_mapping_tracked(mapping) ? bo_task_owner() : 0;
 }
 
 /* Tag @folio with @owner; counts the entry, or the failure. */
-static inline bool bo_store_owner(struct folio *folio, unsigned long owner)
+static __always_inline bool bo_store_owner(struct folio *folio, unsigned long owner)
 {
 	int ret;
 
@@ -467,7 +467,7 @@ static unsigned long bo_swap_owner(struct folio *folio)
  * take is a full barrier before the test: whichever of the two stores
  * lands last, the folio is left with an owner.
  */
-static unsigned long bo_take_owner(struct folio *folio)
+static __always_inline unsigned long bo_take_owner(struct folio *folio)
 {
 	unsigned long v;
 

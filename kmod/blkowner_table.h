@@ -2,7 +2,10 @@
 /*
  * blkowner's table of the owners of dirty folios: one word per folio, by
  * pfn.  See blkowner_table.c.  Storing and taking a word are inline: they
- * run for every page faulted in, dirtied, freed and written back.
+ * run for every page faulted in, dirtied, freed and written back.  They,
+ * and their callers in blkowner.c on those paths, are always inlined:
+ * left to itself the compiler made calls of them, which cost 0.2% of the
+ * buffered-write bench (271651 against 272215 KiB/s, instruction clock).
  */
 #ifndef BLKOWNER_TABLE_H
 #define BLKOWNER_TABLE_H
@@ -65,7 +68,7 @@ static inline struct bo_chunk *bo_chunk_get(unsigned long index)
  * Store owner word @v (non-zero) for @folio.  Returns 1 if it replaced a
  * word, 0 if the folio had none, -ENOMEM if it could not be stored.
  */
-static inline int bo_table_store(struct folio *folio, unsigned long v)
+static __always_inline int bo_table_store(struct folio *folio, unsigned long v)
 {
 	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
 	struct bo_chunk *c;
@@ -86,7 +89,7 @@ static inline int bo_table_store(struct folio *folio, unsigned long v)
 }
 
 /* Take (and clear) the owner word of @folio; 0 if it has none. */
-static inline unsigned long bo_table_take(struct folio *folio)
+static __always_inline unsigned long bo_table_take(struct folio *folio)
 {
 	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
 	unsigned long *word, v = 0;
