@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * anontouch MIB SECONDS [hold|collapse]
+ * anontouch MIB SECONDS [hold|collapse|full]
  *
  * Map MIB of private anonymous memory and write one byte of every page,
  * over and over, for SECONDS: a working set that swaps when its memory
@@ -17,7 +17,9 @@
  * for SECONDS, and every page is checked at the end.  The pass itself is
  * not timed: on a debug kernel it takes a minute.  collapse: as hold,
  * but the pass faults 4 KiB pages (MADV_NOHUGEPAGE), then MADV_HUGEPAGE
- * hands the range to khugepaged before "ready".
+ * hands the range to khugepaged before "ready".  full: as with no mode,
+ * but the first pass always ends (on a debug kernel under memory pressure
+ * it takes longer than SECONDS); the clock stops the passes after it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,22 +43,24 @@ int main(int argc, char **argv)
 	unsigned long i, n, passes = 0, pages = 0;
 	long psz = sysconf(_SC_PAGESIZE);
 	unsigned char *p, want = 0;
-	int collapse = 0;
+	int collapse = 0, full = 0;
 	double secs, start, end;
 	struct rusage ru;
 
 	if (argc == 4 && !strcmp(argv[3], "collapse"))
 		collapse = 1;
+	else if (argc == 4 && !strcmp(argv[3], "full"))
+		full = 1;
 	else if (argc == 4 && strcmp(argv[3], "hold"))
 		argc = 0;
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: anontouch MIB SECONDS [hold|collapse]\n");
+		fprintf(stderr, "usage: anontouch MIB SECONDS [hold|collapse|full]\n");
 		return 2;
 	}
 	n = strtoul(argv[1], NULL, 0) * (1UL << 20) / psz;
 	secs = strtod(argv[2], NULL);
 	start = now();
-	end = argc == 4 ? HUGE_VAL : start + secs;
+	end = argc == 4 && !full ? HUGE_VAL : start + secs;
 	p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -76,14 +80,15 @@ int main(int argc, char **argv)
 			}
 			p[i * psz] = want + 1;
 			pages++;
-			if (secs > 0 && i % 64 == 63 && now() >= end)
+			if (secs > 0 && (passes || !full) && i % 64 == 63 &&
+			    now() >= end)
 				goto out;
 		}
 		want++;
 		passes++;
 		if (secs <= 0)
 			break;
-		if (argc == 4) {
+		if (argc == 4 && !full) {
 			if (collapse && madvise(p, n * psz, MADV_HUGEPAGE)) {
 				perror("madvise");
 				return 2;
