@@ -340,8 +340,8 @@ blkowner_anon)	# the swap half's cost: anonymous page faults in a tagged group
 	echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs
 	echo $$ > /sys/fs/cgroup/memory/foo/cgroup.procs
 	# 4 KiB faults, one hook call each: the worst case.  A THP fault
-	# calls it once for 512 pages, and -icount hardly counts its zeroing
-	# (rep stos), so whether a THP was free would swing the rate 5x.
+	# calls it once for 512 pages and is one fault for all of them, so
+	# whether a THP was free would swing the rate 5x.
 	echo never > /sys/kernel/mm/transparent_hugepage/enabled
 	# 256 MiB faulted in once, then freed (munmap): both hooks' cost.
 	# Timed by anontouch itself, from its mmap on: loading the program
