@@ -112,6 +112,17 @@ wait_for_dev() {
 	return 1
 }
 
+# wait_for_line FILE TEXT SECONDS: until a helper writing to FILE has
+# printed TEXT (its "ready"), at most SECONDS; false if it never did.
+wait_for_line() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 st_done() {
 	[ "$ST_FAILED" -eq 0 ]
 }

@@ -86,7 +86,7 @@ unsqueeze() {
 # global_case solo|vanilla|blkowner: bar's run, alone or beside foo.
 # Leaves bar's pages per second (of its own run time) in $bar_rate.
 global_case() {
-	local pf pb free squeezed s0 p0 c0 bs pages ms i
+	local pf pb free squeezed s0 p0 c0 bs pages ms
 	free=$(awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo)
 	if [ "$1" != solo ]; then
 		limit foo $MiB
@@ -95,10 +95,7 @@ global_case() {
 		s0=$(stat swap_bios_throttled); p0=$(stat swap_pauses); c0=$(charged foo)
 		in_cg foo "$ST_HELPERS/anontouch" $FOO $((32 * slow)) hold > /tmp/anon.foo
 		pf=$!
-		for ((i = 0; i < 1200 * slow; i++)); do
-			grep -q ready /tmp/anon.foo && break
-			sleep 0.1
-		done
+		wait_for_line /tmp/anon.foo ready $((120 * slow))
 		sleep 5
 	fi
 	in_cg bar "$ST_HELPERS/anontouch" $BAR 20 ${BAR_MODE:+"$BAR_MODE"} > /tmp/anon.bar

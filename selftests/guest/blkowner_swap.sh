@@ -211,7 +211,7 @@ fork_case() {
 	f0=$(charged foo); b0=$(charged bar); d0=$(sectors)
 	in_cg foo "$ST_HELPERS/anonfork" 32 20 $CG/bar/cgroup.procs $MG/bar/cgroup.procs > /tmp/fork.out
 	fpid=$!
-	for i in $(seq 100); do grep -q ready /tmp/fork.out && break; sleep 0.2; done
+	wait_for_line /tmp/fork.out ready 20
 	squeeze bar
 	squeeze foo
 	sleep $((3 * slow))
