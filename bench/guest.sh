@@ -36,16 +36,20 @@ medians() {
 		echo "result ${a%%=*} $(awk -v k="${a#*=}" '$1 == k { print $2 }' /tmp/r | median)"
 	done
 }
+# ratio_stats NAME: of the per-round ratios on stdin, "result NAME_median",
+# "result NAME_min" and "result NAME_max".
+ratio_stats() {
+	sort -n | awk -v k="$1" '{ v[NR] = $1 } END { if (NR) printf "result %s_median %s\nresult %s_min %s\nresult %s_max %s\n",
+		k, v[int((NR + 1) / 2)], k, v[1], k, v[NR] }'
+}
 # pair_ratios NAME: the ON/OFF ratio of each round of pairs (the k-th
-# "on" line over the k-th "off" line of /tmp/r: the same round), as
-# "result NAME_median|_min|_max".  A ratio of medians mixes rounds, and
-# the drift between rounds (2-3% on the buffered-write runs, whose guests
-# idle while writeback completes) is larger than the cost measured.
+# "on" line over the k-th "off" line of /tmp/r: the same round), through
+# ratio_stats.  A ratio of medians would mix rounds; a ratio per round
+# cancels whatever drifts between them.
 pair_ratios() {
 	awk '$1 == "off" { off[++n] = $2 } $1 == "on" { on[++m] = $2 }
 		END { for (i = 1; i <= n && i <= m; i++) if (off[i] > 0) printf "%.3f\n", on[i] / off[i] }' /tmp/r |
-		sort -n | awk -v k="$1" '{ v[NR] = $1 } END { if (NR) printf "result %s_median %s\nresult %s_min %s\nresult %s_max %s\n",
-			k, v[int((NR + 1) / 2)], k, v[1], k, v[NR] }'
+		ratio_stats "$1"
 }
 bo_stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/blkowner/stats; }
 ib_stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/intbounce/stats; }
@@ -160,13 +164,11 @@ intbounce)	# host time: the rows that copy, five rounds side by side
 	for k in $(awk '{ print $2 }' /tmp/r | sort -u); do
 		echo "result $k $(awk -v k="$k" '$2 == k { print $3 }' /tmp/r | median)"
 	done
-	# ratio_spread NAME A B: per-round A/B, their median, min and max.
+	# ratio_spread NAME A B: per-round A/B, through ratio_stats.
 	ratio_spread() {
 		awk -v a="$2" -v b="$3" '$2 == a { x[$1] = $3 } $2 == b { y[$1] = $3 }
 			END { for (r in x) if (y[r] > 0) printf "%.3f\n", x[r] / y[r] }' /tmp/r |
-			sort -n | awk -v n="$1" '{ v[NR] = $1 } END {
-				printf "result %s_median %s\nresult %s_min %s\nresult %s_max %s\n",
-					n, v[int((NR + 1) / 2)], n, v[1], n, v[NR] }'
+			ratio_stats "$1"
 	}
 	ratio_spread always_off seq_always seq_off
 	ratio_spread always_buffered seq_always seq_buffered
