@@ -27,6 +27,7 @@
 
 S=/sys/kernel/debug/blkowner/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S 2>/dev/null | grep . || echo 0; }
+free_mib() { awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo; }
 MiB=1048576
 # Sizes: foo's idle memory, bar's working set, what is left free beside
 # them, and how much of foo's kswapd must swap out.  On the debug kernel
@@ -59,39 +60,40 @@ echo never > /sys/kernel/mm/transparent_hugepage/enabled
 # than is free (128 MiB more woke the OOM killer once, and so did a second
 # push of 64: the debug kernel cannot give all of MemFree to one task).
 if [ "$slow" -gt 1 ]; then
-	free=$(awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo)
+	free=$(free_mib)
 	"$ST_HELPERS/anontouch" $((free + 64)) 0 > /dev/null
 	diag "before the rounds: $(awk '$1 == "Shmem:" || $1 == "SwapFree:" { printf "%s %d MiB ", $1, $2 / 1024 }' /proc/meminfo)"
 fi
 
-# squeeze MIB: hold MIB of memory that reclaim cannot take, until
-# unsqueeze.  Huge pages on the plain kernel.  The debug kernel's memory
+# reserve MIB: hold MIB of memory that reclaim cannot take, until
+# unreserve (not blkowner_swap's squeeze, which lowers a group's limit).
+# Huge pages on the plain kernel.  The debug kernel's memory
 # is too fragmented for them after the push above (bar then found no
 # pressure at all: foo had 0 KiB in swap), so there a file in ramfs,
 # whose pages are never reclaimed and need no contiguous runs.
-squeeze() {
+reserve() {
 	if [ "$slow" -gt 1 ]; then
-		mkdir -p /tmp/squeeze
-		grep -q " /tmp/squeeze " /proc/mounts || mount -t ramfs ramfs /tmp/squeeze
-		dd if=/dev/zero of=/tmp/squeeze/f bs=1M count="$1" status=none
+		mkdir -p /tmp/reserve
+		grep -q " /tmp/reserve " /proc/mounts || mount -t ramfs ramfs /tmp/reserve
+		dd if=/dev/zero of=/tmp/reserve/f bs=1M count="$1" status=none
 	else
 		echo $(( $1 / 2 )) > /proc/sys/vm/nr_hugepages
 	fi
 }
-unsqueeze() {
-	rm -f /tmp/squeeze/f
+unreserve() {
+	rm -f /tmp/reserve/f
 	echo 0 > /proc/sys/vm/nr_hugepages
 }
 
 # global_case solo|vanilla|blkowner: bar's run, alone or beside foo.
 # Leaves bar's pages per second (of its own run time) in $bar_rate.
 global_case() {
-	local pf pb free squeezed s0 p0 c0 bs pages ms
-	free=$(awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo)
+	local pf pb free left s0 p0 c0 bs pages ms
+	free=$(free_mib)
 	if [ "$1" != solo ]; then
 		limit foo $MiB
-		squeeze $((free - FOO - SPARE))
-		squeezed=$(awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo)
+		reserve $((free - FOO - SPARE))
+		left=$(free_mib)
 		s0=$(stat swap_bios_throttled); p0=$(stat swap_pauses); c0=$(charged foo)
 		in_cg foo "$ST_HELPERS/anontouch" $FOO $((32 * slow)) hold > /tmp/anon.foo
 		pf=$!
@@ -114,12 +116,12 @@ global_case() {
 	fswap=$(awk '$1 == "swap" { print $2 }' $MG/foo/memory.stat)
 	fcharged=$(( $(charged foo) - c0 ))
 	# foo's check faults its swapped memory back in: room for it.
-	unsqueeze
+	unreserve
 	wait $pf
 	global_status=$((bs + $?))
 	limit foo 0
 	held=$(( $(stat swap_bios_throttled) - s0 + $(stat swap_pauses) - p0 ))
-	diag "global, $1: $free MiB free, $squeezed MiB left beside foo, bar $bar_rate pages/s ($(cat /tmp/anon.bar)), $((bar_swap / 1024)) KiB of bar's in swap; foo has $((fswap / 1024)) KiB in swap, charged $((fcharged / 1024)) KiB"
+	diag "global, $1: $free MiB free, $left MiB left beside foo, bar $bar_rate pages/s ($(cat /tmp/anon.bar)), $((bar_swap / 1024)) KiB of bar's in swap; foo has $((fswap / 1024)) KiB in swap, charged $((fcharged / 1024)) KiB"
 }
 
 # Three rounds: bar alone, beside foo on vanilla, beside foo with

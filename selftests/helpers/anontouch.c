@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	unsigned long i, n, passes = 0, pages = 0;
 	long psz = sysconf(_SC_PAGESIZE);
 	unsigned char *p, want = 0;
-	int collapse = 0, full = 0;
+	int collapse = 0, full = 0, hold;
 	double secs, start, end;
 	struct rusage ru;
 
@@ -57,10 +57,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: anontouch MIB SECONDS [hold|collapse|full]\n");
 		return 2;
 	}
+	hold = argc == 4 && !full;	/* hold or collapse */
 	n = strtoul(argv[1], NULL, 0) * (1UL << 20) / psz;
 	secs = strtod(argv[2], NULL);
 	start = now();
-	end = argc == 4 && !full ? HUGE_VAL : start + secs;
+	end = hold ? HUGE_VAL : start + secs;
 	p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -88,7 +89,7 @@ int main(int argc, char **argv)
 		passes++;
 		if (secs <= 0)
 			break;
-		if (argc == 4 && !full) {
+		if (hold) {
 			if (collapse && madvise(p, n * psz, MADV_HUGEPAGE)) {
 				perror("madvise");
 				return 2;
