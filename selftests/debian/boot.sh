@@ -17,6 +17,8 @@ check "rocheck open=deny, from /etc/modprobe.d" \
 	sh -c "[ \"\$(cat /sys/module/rocheck/parameters/open)\" = deny ]"
 check "intbounce and blkowner not loaded (not chosen)" \
 	sh -c "[ ! -d /sys/module/intbounce ] && [ ! -d /sys/module/blkowner ]"
+check "modprobe loads and unloads intbounce and blkowner" \
+	sh -c "modprobe -a intbounce blkowner && modprobe -r -a blkowner intbounce"
 blockdev --setro /dev/vdb
 check "write open of read-only /dev/vdb refused (EROFS)" \
 	sh -c "! dd if=/dev/zero of=/dev/vdb bs=4k count=1 oflag=direct 2> /tmp/dd.err && grep -q 'Read-only file system' /tmp/dd.err"
