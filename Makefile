@@ -17,15 +17,21 @@
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
 # filter, a shell glob), DEBOUT (make deb's output directory, default
-# $KCACHE/deb), KCONFIG (make deb's base kernel config, default the
-# guest's; e.g. /boot/config-$(uname -r)), PARALLEL (guests at a time, default 2 on two or
+# $KCACHE/deb, or $KCACHE/deb-kconfig with KCONFIG), KCONFIG (make deb's
+# base kernel config, default the guest's; e.g. /boot/config-$(uname -r)),
+# PARALLEL (guests at a time, default 2 on two or
 # more cores), STRESS_CYCLES, VM_ACCEL (kvm|tcg, default: probed).
 
 KCACHE ?= $(HOME)/.cache/blkpolicy
 DEBUG ?= 0
 JOBS ?= $(shell nproc)
 TESTS ?= *
+# A KCONFIG build's packages have the test kernel's names: kept apart.
+ifneq ($(KCONFIG),)
+DEBOUT ?= $(KCACHE)/deb-kconfig
+else
 DEBOUT ?= $(KCACHE)/deb
+endif
 export KCACHE JOBS
 
 ifeq ($(filter $(DEBUG),0 1),)
