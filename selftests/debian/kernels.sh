@@ -1,4 +1,3 @@
-#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by install.sh when the packages are the test kernel's: its
