@@ -183,35 +183,42 @@ throttled_dd_setup() {
 # measured on that disk; the limit is lifted for the final sync and set
 # again.  Sets total (disk bytes/s over the 15 s from the dd's start),
 # rate (disk bytes/s over the last 12 s: the throttled steady state),
-# share (percent of those bytes charged to foo), share_total (the same
-# from the start) and charged (bytes charged to foo from the start).
-# blk-throttle counts a bio as it enters, before it waits: with a backlog
-# the share is above 100%.
+# held (the same less what root was charged: the writes blk-throttle
+# let through for foo), share (percent of the window's disk bytes charged
+# to foo), share_total (the same from the start) and charged (bytes
+# charged to foo from the start).  blk-throttle counts a bio as it enters,
+# before it waits: with a backlog the share is above 100%.  Root's bios
+# never wait, so what root was charged in the window is what it wrote:
+# its journal, and the exempt sync writeback (exempt_sync), which may
+# write foo's dirty pages unthrottled in a burst.
 throttled_dd() {
-	local pid c c0 c1 d d0 d1 t t0 t1
+	local pid c c0 c1 d d0 d1 r0 r1 t t0 t1
 	c=$(v1_foo_charged) d=$(disk_bytes_written) t=${EPOCHREALTIME/./}
 	bash -c "echo \$\$ > $CG/foo/cgroup.procs && exec dd if=/dev/zero of=$2 bs=1M count=$3 status=none" &
 	pid=$!
 	sleep 3
-	c0=$(v1_foo_charged) d0=$(disk_bytes_written) t0=${EPOCHREALTIME/./}
+	c0=$(v1_foo_charged) r0=$(v1_charged "$CG") d0=$(disk_bytes_written) t0=${EPOCHREALTIME/./}
 	sleep 12
-	c1=$(v1_foo_charged) d1=$(disk_bytes_written) t1=${EPOCHREALTIME/./}
+	c1=$(v1_foo_charged) r1=$(v1_charged "$CG") d1=$(disk_bytes_written) t1=${EPOCHREALTIME/./}
 	echo "$dev 0" > $CG/foo/blkio.throttle.write_bps_device
 	wait $pid
 	sync; rm -f "$2"; sync; sync
 	echo "$dev $TD_LIMIT" > $CG/foo/blkio.throttle.write_bps_device
 	total=$(( (d1 - d) * 1000000 / (t1 - t) ))
 	rate=$(( (d1 - d0) * 1000000 / (t1 - t0) ))
+	held=$(( (d1 - d0 - (r1 - r0)) * 1000000 / (t1 - t0) ))
 	share=$(( (c1 - c0) * 100 / (d1 - d0 + 1) ))
 	share_total=$(( (c1 - c) * 100 / (d1 - d + 1) ))
 	charged=$((c1 - c))
-	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s (limit $((TD_LIMIT / 1024))), foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%; from the start $share_total%, $((charged / 1024)) KiB)"
+	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s, $((held / 1024)) KiB/s of them not root's (limit $((TD_LIMIT / 1024))), root charged $(( (r1 - r0) / 1024 )) KiB, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%; from the start $share_total%, $((charged / 1024)) KiB)"
 }
 disk_bytes_written() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
-v1_foo_charged() {
+# v1_charged GROUP: write bytes blk-throttle counted for GROUP on $dev.
+v1_charged() {
 	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/foo/blkio.throttle.io_service_bytes | head -1 | grep . || echo 0
+		"$1/blkio.throttle.io_service_bytes" | head -1 | grep . || echo 0
 }
+v1_foo_charged() { v1_charged "$CG/foo"; }
 
 # v1_swap_setup: a 256 MiB scsi_debug disk as the only swap device ($sd,
 # $name, $dev) and cgroup v1 blkio and memory mounted apart ($CG, $MG), as

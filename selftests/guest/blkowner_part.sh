@@ -23,10 +23,12 @@ expect_gt "vanilla: the flusher writes the partition above the limit (> 1.5x)" "
 ok_if "vanilla: foo is charged less than 10% of the disk writes ($share_total%)" test "$share_total" -lt 10
 modprobe blkowner || bail "blkowner"
 throttled_dd "ext4 on ${name}1, blkowner" /mnt/f 64
-# The seed case's bounds (blkowner.sh): mean within 25%, charged >= 90%,
-# each 1 MiB bio at the 12 s window's edges moving the share by 8%.
-ok_if "blkowner: the partition's writeback is held within 25% of 1 MiB/s" within "$rate" $MiB 25
-ok_if "blkowner: foo is charged 80-150% of the disk writes ($share%)" \
-	test "$share" -ge 80 -a "$share" -le 150
+# The disk writes not root's over 12 s: 949-1122 KiB/s, foo charged
+# 84-114% of the window's disk writes (9 runs, beside another guest,
+# 2026-12-06); each 1 MiB bio at the window's edges moves the share by
+# 8%.  The bounds are blkowner_loop.sh's, which saw up to 1299 KiB/s.
+ok_if "blkowner: the writes let through for foo (not root's) are held within 35% of 1 MiB/s" within "$held" $MiB 35
+ok_if "blkowner: foo is charged 70-150% of the disk writes ($share%)" \
+	test "$share" -ge 70 -a "$share" -le 150
 umount /mnt
 st_done
