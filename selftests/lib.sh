@@ -213,10 +213,11 @@ throttled_dd() {
 	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s, $((held / 1024)) KiB/s of them not root's (limit $((TD_LIMIT / 1024))), root charged $(( (r1 - r0) / 1024 )) KiB, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%; from the start $share_total%, $((charged / 1024)) KiB)"
 }
 disk_bytes_written() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
-# v1_charged GROUP: write bytes blk-throttle counted for GROUP on $dev.
+# v1_charged GROUP: write bytes blk-throttle counted for GROUP (a path) on
+# $dev; 0 where GROUP is gone.
 v1_charged() {
 	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		"$1/blkio.throttle.io_service_bytes" | head -1 | grep . || echo 0
+		"$1/blkio.throttle.io_service_bytes" 2>/dev/null | head -1 | grep . || echo 0
 }
 v1_foo_charged() { v1_charged "$CG/foo"; }
 
@@ -235,10 +236,7 @@ v1_swap_setup() {
 	mkdir -p $CG $MG
 	mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
 	mount -t cgroup -o memory memory $MG || bail "cgroup v1 memory"
-	charged() {	# charged GROUP: bytes written charged to it on $dev
-		awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-			$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1 | grep . || echo 0
-	}
+	charged() { v1_charged "$CG/$1"; }	# charged GROUP
 	limit() { echo "$dev $2" > $CG/$1/blkio.throttle.write_bps_device; }	# limit GROUP BPS
 	in_cg() {	# in_cg GROUP CMD...: CMD in GROUP (both hierarchies), in the background
 		local g=$1
