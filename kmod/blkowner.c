@@ -321,7 +321,10 @@ static bool bo_mapping_tracked(struct address_space *mapping)
 /*
  * The owner of memory the current task dirties or faults in, or 0 when it
  * is not tracked: tracking off, hierarchy not selected, the root group
- * (the default owner) or an id too large to pack.
+ * (the default owner) or an id too large to pack.  Called in an RCU-sched
+ * section, where the per-page hooks run: every page fault and dirtied
+ * page asks, and a preemptible kernel's rcu_read_lock() is a call.  The
+ * css_set and the css are freed after a grace period all the same.
  */
 static __always_inline unsigned long bo_task_owner(void)
 {
@@ -336,15 +339,7 @@ static __always_inline unsigned long bo_task_owner(void)
 		rcu_read_unlock();
 		return owner;
 	}
-	/*
-	 * Every page fault and dirtied page asks: an RCU-sched section is
-	 * two instructions, a preemptible kernel's rcu_read_lock() a call.
-	 * The css_set and the css are freed after a grace period all the same.
-	 */
-	rcu_read_lock_sched();
-	owner = bo_css_owner(task_css(current, io_cgrp_id));
-	rcu_read_unlock_sched();
-	return owner;
+	return bo_css_owner(task_css(current, io_cgrp_id));
 }
 
 /*
@@ -370,7 +365,10 @@ static unsigned long bo_anon_owner(struct vm_area_struct *vma)
 	return owner;
 }
 
-/* The owner of pages the current task dirties in @mapping, or 0. */
+/*
+ * The owner of pages the current task dirties in @mapping, or 0; in an
+ * RCU-sched section.
+ */
 static __always_inline unsigned long bo_current_owner(struct address_space *mapping)
 {
 	return bo_mapping_tracked(mapping) ? bo_task_owner() : 0;
@@ -453,7 +451,8 @@ static unsigned long bo_swap_owner(struct folio *folio)
 }
 
 /*
- * The owner of @folio (css serial and id, without the tag), or 0.
+ * The owner of @folio (css serial and id, without the tag), or 0, for a
+ * walk in its RCU-sched section.
  * The entry is consumed: the folio is clean and under writeback now, and
  * if it is dirtied again the hook stores a fresh one for its next
  * writeback.  A folio not under writeback is in the bio as a direct I/O
@@ -467,7 +466,8 @@ static unsigned long bo_swap_owner(struct folio *folio)
  * take is a full barrier before the test: whichever of the two stores
  * lands last, the folio is left with an owner.
  */
-static __always_inline unsigned long bo_take_owner(struct folio *folio)
+static __always_inline unsigned long bo_take_owner(struct bo_cursor *cur,
+						   struct folio *folio)
 {
 	unsigned long v;
 
@@ -475,7 +475,7 @@ static __always_inline unsigned long bo_take_owner(struct folio *folio)
 		return bo_swap_owner(folio);
 	if (!folio->mapping || !folio_test_writeback(folio))
 		return 0;
-	v = bo_table_take(folio);
+	v = bo_cursor_take(cur, folio);
 	if (!v)
 		return 0;
 	if (!bo_word_fits(v, folio)) {
@@ -758,11 +758,15 @@ static bool bo_swap_throttle(struct bio *bio, unsigned long owner)
 {
 	struct mem_cgroup *memcg;
 	unsigned long usage, max;
-	bool at_limit = false;
+	bool at_limit = false, mine;
 
 	if (current_is_kswapd() ||
-	    bdev_test_flag(bio->bi_bdev, BD_HAS_SUBMIT_BIO) ||
-	    (bo_task_owner() != owner && !current_is_khugepaged()))
+	    bdev_test_flag(bio->bi_bdev, BD_HAS_SUBMIT_BIO))
+		return false;
+	rcu_read_lock_sched();
+	mine = bo_task_owner() == owner;
+	rcu_read_unlock_sched();
+	if (!mine && !current_is_khugepaged())
 		return false;
 	rcu_read_lock();
 	memcg = folio_memcg(bio_first_folio_all(bio));
@@ -844,25 +848,6 @@ static unsigned int bo_submit_front(struct bio *bio, unsigned int bytes,
 }
 
 /*
- * An exempt bio (fsync, sync, metadata) cleans its folios all the same:
- * drop their entries, or clean pages would keep them until the pfn is
- * tagged again.
- */
-static void bo_drop_owners(struct bio *bio)
-{
-	struct folio *folio, *prev = NULL;
-	struct bvec_iter iter;
-	struct bio_vec bv;
-
-	bio_for_each_segment(bv, bio, iter) {
-		folio = page_folio(bv.bv_page);
-		if (folio != prev)
-			bo_take_owner(folio);
-		prev = folio;
-	}
-}
-
-/*
  * Whether @bio's folios were walked already.  A bio larger than the queue's
  * limits comes back through submit_bio_noacct() with the rest after each
  * piece is split off (bio_submit_split()), and a stacking driver may send
@@ -879,13 +864,70 @@ static bool bo_bio_walked(struct bio *bio)
 	       bio->bi_pool == &bo_split_set;
 }
 
-static blk_status_t bo_submit(struct bio *bio)
+/*
+ * Take the owners of @bio's folios; return the owner of what is left in
+ * @bio.  With @split, at each folio whose owner differs from the run so
+ * far, the run goes out on its own; a block shared by two owners' folios
+ * goes with the second one, and where no split is possible the run so
+ * far keeps its owner.  Without, the owners are only dropped: an exempt
+ * bio (fsync, sync, metadata) cleans its folios all the same, and clean
+ * pages would otherwise keep their words until the pfn is tagged again.
+ *
+ * The walk goes over a copy of the iterator on the shared bvec table, so
+ * splitting @bio under it is fine, a multi-page bvec at a time (a
+ * writeback bio's folios are mostly contiguous) and in it a page at a
+ * time.  It holds an RCU-sched section for the table, left while a run
+ * is sent.
+ */
+static unsigned long bo_walk(struct bio *bio, bool split)
 {
-	unsigned long owner = 0, o;
+	unsigned int bytes = 0, sent, left, room, len;
 	struct folio *folio, *prev = NULL;
-	unsigned int bytes = 0, sent, split;
+	unsigned long owner = 0, o;
+	struct bo_cursor cur;
 	struct bvec_iter iter;
 	struct bio_vec bv;
+	struct page *page;
+
+	rcu_read_lock_sched();
+	bo_cursor_init(&cur);
+	bio_for_each_bvec(bv, bio, iter) {
+		page = nth_page(bv.bv_page, bv.bv_offset >> PAGE_SHIFT);
+		room = PAGE_SIZE - offset_in_page(bv.bv_offset);
+		for (left = bv.bv_len; left; left -= len) {
+			len = min(room, left);
+			folio = page_folio(page);
+			if (folio != prev) {
+				o = bo_take_owner(&cur, folio);
+				if (!prev) {
+					owner = o;
+				} else if (o != owner && split) {
+					bo_cursor_put(&cur);
+					bo_cursor_init(&cur);
+					rcu_read_unlock_sched();
+					sent = bo_submit_front(bio, bytes, owner);
+					rcu_read_lock_sched();
+					if (sent) {
+						bytes -= sent;
+						owner = o;
+					}
+				}
+				prev = folio;
+			}
+			bytes += len;
+			page = nth_page(page, 1);
+			room = PAGE_SIZE;
+		}
+	}
+	bo_cursor_put(&cur);
+	rcu_read_unlock_sched();
+	return owner;
+}
+
+static blk_status_t bo_submit(struct bio *bio)
+{
+	unsigned long owner;
+	unsigned int split;
 
 	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
 	    !bio_has_data(bio) ||
@@ -894,34 +936,10 @@ static blk_status_t bo_submit(struct bio *bio)
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
 		bo_inc(BO_BIOS_EXEMPT);
-		bo_drop_owners(bio);
+		bo_walk(bio, false);
 		return BLK_STS_OK;
 	}
-
-	/*
-	 * One pass: at each folio whose owner differs from the run so far,
-	 * the run goes out on its own.  The loop walks a copy of the iterator
-	 * over the shared bvec table, so splitting @bio under it is fine.
-	 * A block shared by two owners' folios goes with the second one;
-	 * where no split is possible, the run so far keeps its owner.
-	 */
-	bio_for_each_segment(bv, bio, iter) {
-		folio = page_folio(bv.bv_page);
-		if (folio != prev) {
-			o = bo_take_owner(folio);
-			if (!prev) {
-				owner = o;
-			} else if (o != owner) {
-				sent = bo_submit_front(bio, bytes, owner);
-				if (sent) {
-					bytes -= sent;
-					owner = o;
-				}
-			}
-			prev = folio;
-		}
-		bytes += bv.bv_len;
-	}
+	owner = bo_walk(bio, true);
 	if (!owner)
 		return BLK_STS_OK;
 	split = READ_ONCE(bo_split_kb) << (10 - SECTOR_SHIFT);
@@ -953,7 +971,9 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 
 	if (!budget || atomic_long_read(&bo_inflight_bytes) <= budget)
 		return 0;
+	rcu_read_lock_sched();
 	owner = bo_current_owner(mapping);
+	rcu_read_unlock_sched();
 	if (!owner)
 		return 0;
 	o = bo_wb_owner_of(owner);

@@ -7,28 +7,32 @@
  * to the new pfn when the folio migrates and is copied to the parts when
  * a large folio splits.  0 means no owner.
  *
- * By default the words live in chunks of one page (509 words and a
- * header), each covering 509 consecutive pfns, found through a flat
- * directory of one pointer per chunk (sized at load from the online
- * nodes' spans: 20 KiB for a 3 GiB guest whose pfns span 5 GiB).  A chunk
- * is one page so that its allocation, in the dirtying path with IRQs off,
- * is an order-0 GFP_NOWAIT one that leaves the atomic reserves alone.  A
- * chunk is allocated when its first word is stored and freed when its
- * last is taken, so clean memory costs nothing beyond the directory, and
- * densely dirty memory 8 bytes a page.  Both sides read the directory
- * slot under RCU and exchange one word; nothing takes a lock (an xarray by
- * pfn takes its lock and allocates or frees a node for nearly every page).  Pages above
- * the directory (memory hot-added after load) are not tracked
- * (tag_failed).
+ * By default the words live in chunks of one page, 512 words for 512
+ * consecutive pfns, found through a flat directory of one struct page
+ * pointer per chunk (sized at load from the online nodes' spans: 20 KiB
+ * for a 3 GiB guest whose pfns span 5 GiB).  A chunk comes from the page
+ * allocator: in the dirtying path with IRQs off that is an order-0
+ * GFP_NOWAIT allocation, which leaves the atomic reserves alone; densely
+ * dirty memory costs 8 bytes a page, with no slab rounding; and the
+ * chunk and the word of a pfn are a shift and a mask away.  A chunk is
+ * allocated when its first word is stored and freed when its last is
+ * taken, so clean memory costs nothing beyond the directory.  Both sides
+ * read the directory slot under RCU and exchange one word; nothing takes
+ * a lock (an xarray by pfn takes its lock and allocates or frees a node
+ * for nearly every page).  Pages above the directory (memory hot-added
+ * after load) are not tracked (tag_failed).
  *
  * Readers of the directory are RCU-sched sections (preemption off: two
  * instructions, where a preemptible kernel's rcu_read_lock() is a call
- * each way); call_rcu() waits for them as for any reader.
+ * each way): the hook core's around the per-page hooks, the submission
+ * walk's own.  call_rcu() waits for them as for any reader.
  *
- * A chunk's used count is its non-zero words plus the storers between
- * reserving a word and storing it; it reaches zero only when every word
- * is zero, and a chunk at zero is never used again (atomic_inc_not_zero),
- * so freeing it after a grace period loses no owner.
+ * A chunk's count, in its struct page, is its non-zero words plus the
+ * storers between reserving a word and storing it; it reaches zero only
+ * when every word is zero, and a chunk at zero is never used again
+ * (atomic_long_inc_not_zero()), so freeing it after a grace period loses
+ * no owner.  A walk over a bio's folios drops the counts of the words it
+ * took from one chunk together (struct bo_cursor).
  *
  * Booted with blk_page_ext=on, the words live in page_ext instead (see
  * hooks.patch): 8 bytes of every page of RAM, allocated by the kernel at
@@ -43,26 +47,23 @@
 
 #include "blkowner_table.h"
 
-#define BO_CHUNK_SIZE	struct_size_t(struct bo_chunk, word, BO_CHUNK_WORDS)
-
-struct bo_chunk __rcu **bo_dir;
+struct page __rcu **bo_dir;
 unsigned long bo_dir_size;
 atomic_long_t bo_nr_chunks;
 bool bo_use_ext;
-static struct kmem_cache *bo_chunk_cache;
 
 static void bo_chunk_free_rcu(struct rcu_head *head)
 {
-	kmem_cache_free(bo_chunk_cache, container_of(head, struct bo_chunk, rcu));
+	__free_page(container_of(head, struct page, rcu_head));
 }
 
 /* The last count of @c is gone: unlink and free the chunk. */
-void bo_chunk_release(struct bo_chunk *c, unsigned long index)
+void bo_chunk_release(struct page *c, unsigned long index)
 {
 	/* A storer may have replaced the dead chunk already: then keep its. */
 	cmpxchg(&bo_dir[index], RCU_INITIALIZER(c), NULL);
 	atomic_long_dec(&bo_nr_chunks);
-	call_rcu(&c->rcu, bo_chunk_free_rcu);
+	call_rcu(&c->rcu_head, bo_chunk_free_rcu);
 }
 
 /*
@@ -70,22 +71,20 @@ void bo_chunk_release(struct bo_chunk *c, unsigned long index)
  * allocated if there is none.  NULL if no memory: the caller runs with
  * IRQs off.  bo_chunk_get() tried the live one already.
  */
-struct bo_chunk *bo_chunk_get_slow(unsigned long index)
+struct page *bo_chunk_get_slow(unsigned long index)
 {
-	struct bo_chunk *c, *new = NULL, *old;
+	struct page *c, *new = NULL, *old;
 
-	rcu_read_lock_sched();
 	for (;;) {
 		c = rcu_dereference_sched(bo_dir[index]);
-		if (c && atomic_inc_not_zero(&c->used))
+		if (c && atomic_long_inc_not_zero(bo_chunk_used(c)))
 			break;
 		/* None, or dead (at zero): install a new one in its place. */
 		if (!new) {
-			new = kmem_cache_zalloc(bo_chunk_cache,
-						GFP_NOWAIT | __GFP_NOWARN);
+			new = alloc_page(GFP_NOWAIT | __GFP_NOWARN | __GFP_ZERO);
 			if (!new)
 				break;
-			atomic_set(&new->used, 1);
+			atomic_long_set(bo_chunk_used(new), 1);
 		}
 		old = unrcu_pointer(cmpxchg(&bo_dir[index], RCU_INITIALIZER(c),
 					    RCU_INITIALIZER(new)));
@@ -96,9 +95,8 @@ struct bo_chunk *bo_chunk_get_slow(unsigned long index)
 			break;
 		}
 	}
-	rcu_read_unlock_sched();
 	if (new)
-		kmem_cache_free(bo_chunk_cache, new);
+		__free_page(new);
 	return c;
 }
 
@@ -109,8 +107,8 @@ struct bo_chunk *bo_chunk_get_slow(unsigned long index)
  */
 int bo_table_restore(struct folio *folio, unsigned long v)
 {
-	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
-	struct bo_chunk *c;
+	unsigned long index, i = bo_slot(folio_pfn(folio), &index);
+	struct page *c;
 
 	if (bo_use_ext)
 		return blk_page_ext_cmpxchg(folio_page(folio, 0), 0, v) != 0;
@@ -119,7 +117,7 @@ int bo_table_restore(struct folio *folio, unsigned long v)
 	c = bo_chunk_get(index);
 	if (!c)
 		return -ENOMEM;
-	if (!cmpxchg(&c->word[pfn % BO_CHUNK_WORDS], 0, v))
+	if (!cmpxchg(bo_chunk_word(c, i), 0, v))
 		return 0;	/* the reserved count is now the word's */
 	bo_chunk_put(c, index);
 	return 1;
@@ -128,20 +126,15 @@ int bo_table_restore(struct folio *folio, unsigned long v)
 /* The owner word of @folio, left in place; 0 if it has none. */
 unsigned long bo_table_peek(struct folio *folio)
 {
-	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
-	struct bo_chunk *c;
-	unsigned long v = 0;
+	unsigned long index, i = bo_slot(folio_pfn(folio), &index);
+	struct page *c;
 
 	if (bo_use_ext)
 		return blk_page_ext_cmpxchg(folio_page(folio, 0), 0, 0);
 	if (index >= bo_dir_size)
 		return 0;
-	rcu_read_lock_sched();
 	c = rcu_dereference_sched(bo_dir[index]);
-	if (c)
-		v = READ_ONCE(c->word[pfn % BO_CHUNK_WORDS]);
-	rcu_read_unlock_sched();
-	return v;
+	return c ? READ_ONCE(*bo_chunk_word(c, i)) : 0;
 }
 
 const char *bo_table_name(void)
@@ -160,8 +153,7 @@ void bo_table_show(struct seq_file *m)
 	if (bo_use_ext) {
 		fixed = totalram_pages() * sizeof(unsigned long);
 	} else {
-		bytes = atomic_long_read(&bo_nr_chunks) *
-			kmem_cache_size(bo_chunk_cache);
+		bytes = atomic_long_read(&bo_nr_chunks) * PAGE_SIZE;
 		fixed = bo_dir_size * sizeof(*bo_dir);
 	}
 	seq_printf(m, "store %s\n", bo_table_name());
@@ -181,31 +173,24 @@ int bo_table_init(void)
 		end_pfn = max(end_pfn, node_end_pfn(nid));
 	bo_dir_size = DIV_ROUND_UP(end_pfn, BO_CHUNK_WORDS);
 	bo_dir = kvcalloc(bo_dir_size, sizeof(*bo_dir), GFP_KERNEL);
-	if (!bo_dir)
-		return -ENOMEM;
-	bo_chunk_cache = kmem_cache_create("blkowner_chunk", BO_CHUNK_SIZE,
-					   0, 0, NULL);
-	if (!bo_chunk_cache) {
-		kvfree(bo_dir);
-		return -ENOMEM;
-	}
-	return 0;
+	return bo_dir ? 0 : -ENOMEM;
 }
 
 /* After the hooks are gone: nothing stores or takes any more. */
 void bo_table_exit(void)
 {
-	struct bo_chunk *c;
+	struct page *c;
 	unsigned long index;
 
 	if (bo_use_ext)
 		return;
 	for (index = 0; index < bo_dir_size; index++) {
 		c = rcu_dereference_protected(bo_dir[index], true);
-		if (c)
-			kmem_cache_free(bo_chunk_cache, c);
+		if (c) {
+			set_page_private(c, 0);
+			__free_page(c);
+		}
 	}
 	rcu_barrier();	/* chunks freed by bo_chunk_put() */
-	kmem_cache_destroy(bo_chunk_cache);
 	kvfree(bo_dir);
 }

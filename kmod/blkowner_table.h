@@ -12,27 +12,29 @@
 
 #include <linux/atomic.h>
 #include <linux/blk-hooks.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 
 struct seq_file;
 
-struct bo_chunk {
-	atomic_t used;
-	struct rcu_head rcu;
-	unsigned long word[];
-};
+/*
+ * A chunk is one page of words, for as many consecutive pfns: the chunk of
+ * a pfn is a shift away and densely dirty memory costs 8 bytes a page.
+ * The directory points to the chunk's struct page, which holds its count
+ * (page->private, the page's owner's to use) and the rcu_head that frees
+ * it.
+ */
+#define BO_CHUNK_SHIFT	(PAGE_SHIFT - ilog2(sizeof(unsigned long)))
+#define BO_CHUNK_WORDS	BIT(BO_CHUNK_SHIFT)
 
-#define BO_CHUNK_WORDS	((PAGE_SIZE - sizeof(struct bo_chunk)) / \
-			 sizeof(unsigned long))
-
-extern struct bo_chunk __rcu **bo_dir;
+extern struct page __rcu **bo_dir;
 extern unsigned long bo_dir_size;
 extern atomic_long_t bo_nr_chunks;
 extern bool bo_use_ext;
 
-struct bo_chunk *bo_chunk_get_slow(unsigned long index);
-void bo_chunk_release(struct bo_chunk *c, unsigned long index);
+struct page *bo_chunk_get_slow(unsigned long index);
+void bo_chunk_release(struct page *c, unsigned long index);
 
 int bo_table_init(void);
 void bo_table_exit(void);
@@ -41,10 +43,38 @@ unsigned long bo_table_peek(struct folio *folio);
 const char *bo_table_name(void);
 void bo_table_show(struct seq_file *m);
 
-/* Drop one count of @c; the last one unlinks and frees the chunk. */
-static inline void bo_chunk_put(struct bo_chunk *c, unsigned long index)
+/*
+ * Every function here is called in an RCU-sched section: the per-page
+ * hooks run in the hook core's, the submission walk holds its own.
+ */
+
+/* The chunk of @pfn in the directory, and the word's place in it. */
+static __always_inline unsigned long bo_slot(unsigned long pfn,
+					     unsigned long *index)
 {
-	if (atomic_dec_and_test(&c->used))
+	*index = pfn >> BO_CHUNK_SHIFT;
+	return pfn & (BO_CHUNK_WORDS - 1);
+}
+
+static __always_inline unsigned long *bo_chunk_word(struct page *c,
+						    unsigned long i)
+{
+	return (unsigned long *)page_address(c) + i;
+}
+
+/*
+ * The chunk's count: its non-zero words plus the storers between
+ * reserving a word and storing it.
+ */
+static __always_inline atomic_long_t *bo_chunk_used(struct page *c)
+{
+	return (atomic_long_t *)&c->private;
+}
+
+/* Drop one count of @c; the last one unlinks and frees the chunk. */
+static inline void bo_chunk_put(struct page *c, unsigned long index)
+{
+	if (atomic_long_dec_and_test(bo_chunk_used(c)))
 		bo_chunk_release(c, index);
 }
 
@@ -52,16 +82,13 @@ static inline void bo_chunk_put(struct bo_chunk *c, unsigned long index)
  * The live chunk for @index with one count reserved for the caller,
  * allocated if there is none; NULL if no memory.
  */
-static inline struct bo_chunk *bo_chunk_get(unsigned long index)
+static inline struct page *bo_chunk_get(unsigned long index)
 {
-	struct bo_chunk *c;
+	struct page *c = rcu_dereference_sched(bo_dir[index]);
 
-	rcu_read_lock_sched();
-	c = rcu_dereference_sched(bo_dir[index]);
-	if (c && !atomic_inc_not_zero(&c->used))
-		c = NULL;
-	rcu_read_unlock_sched();
-	return c ?: bo_chunk_get_slow(index);
+	if (c && atomic_long_inc_not_zero(bo_chunk_used(c)))
+		return c;
+	return bo_chunk_get_slow(index);
 }
 
 /*
@@ -70,9 +97,8 @@ static inline struct bo_chunk *bo_chunk_get(unsigned long index)
  */
 static __always_inline int bo_table_store(struct folio *folio, unsigned long v)
 {
-	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
-	struct bo_chunk *c;
-	unsigned long old;
+	unsigned long index, i = bo_slot(folio_pfn(folio), &index);
+	struct page *c;
 
 	if (bo_use_ext)
 		return blk_page_ext_xchg(folio_page(folio, 0), v) != 0;
@@ -81,8 +107,7 @@ static __always_inline int bo_table_store(struct folio *folio, unsigned long v)
 	c = bo_chunk_get(index);
 	if (!c)
 		return -ENOMEM;
-	old = xchg(&c->word[pfn % BO_CHUNK_WORDS], v);
-	if (!old)
+	if (!xchg(bo_chunk_word(c, i), v))
 		return 0;	/* the reserved count is now the word's */
 	bo_chunk_put(c, index);	/* the replaced word's */
 	return 1;
@@ -91,24 +116,74 @@ static __always_inline int bo_table_store(struct folio *folio, unsigned long v)
 /* Take (and clear) the owner word of @folio; 0 if it has none. */
 static __always_inline unsigned long bo_table_take(struct folio *folio)
 {
-	unsigned long pfn = folio_pfn(folio), index = pfn / BO_CHUNK_WORDS;
-	unsigned long *word, v = 0;
-	struct bo_chunk *c;
+	unsigned long index, i = bo_slot(folio_pfn(folio), &index), v;
+	struct page *c;
 
 	if (bo_use_ext)
 		return blk_page_ext_xchg(folio_page(folio, 0), 0);
 	if (index >= bo_dir_size)
 		return 0;
-	rcu_read_lock_sched();
 	c = rcu_dereference_sched(bo_dir[index]);
-	if (c) {
-		word = &c->word[pfn % BO_CHUNK_WORDS];
-		/* Most folios of a bio with owners have one: no test first. */
-		v = xchg(word, 0);
-		if (v)
-			bo_chunk_put(c, index);
+	if (!c)
+		return 0;
+	v = xchg(bo_chunk_word(c, i), 0);
+	if (v)
+		bo_chunk_put(c, index);
+	return v;
+}
+
+/*
+ * A walk over the folios of a bio takes their words through a cursor:
+ * the chunk of the last pfn stays at hand, and the counts of the words
+ * taken from it are dropped together when the walk moves to another
+ * chunk or ends (a writeback bio's folios are mostly consecutive pfns).
+ * The counts held keep the chunk alive; one that died before the walk
+ * came to it has only zero words left.
+ */
+struct bo_cursor {
+	struct page *c;
+	unsigned long *words;
+	unsigned long index;
+	unsigned int taken;
+};
+
+static __always_inline void bo_cursor_init(struct bo_cursor *cur)
+{
+	cur->c = NULL;
+	cur->index = ULONG_MAX;
+	cur->taken = 0;
+}
+
+/* Drop the counts of the words taken from the chunk at hand. */
+static __always_inline void bo_cursor_put(struct bo_cursor *cur)
+{
+	if (cur->taken &&
+	    atomic_long_sub_and_test(cur->taken, bo_chunk_used(cur->c)))
+		bo_chunk_release(cur->c, cur->index);
+	cur->taken = 0;
+}
+
+/* bo_table_take() for a walk. */
+static __always_inline unsigned long bo_cursor_take(struct bo_cursor *cur,
+						    struct folio *folio)
+{
+	unsigned long index, i = bo_slot(folio_pfn(folio), &index), v;
+
+	if (bo_use_ext)
+		return blk_page_ext_xchg(folio_page(folio, 0), 0);
+	if (index != cur->index) {
+		bo_cursor_put(cur);
+		cur->index = index;
+		cur->c = index < bo_dir_size ?
+			 rcu_dereference_sched(bo_dir[index]) : NULL;
+		if (cur->c)
+			cur->words = page_address(cur->c);
 	}
-	rcu_read_unlock_sched();
+	if (!cur->c)
+		return 0;
+	v = xchg(&cur->words[i], 0);
+	if (v)
+		cur->taken++;
 	return v;
 }
 
