@@ -6,6 +6,8 @@
 #   make check   build, host checks, all guest selftests (TAP)
 #   make shell   interactive root shell in the guest
 #   make bench   benchmarks, results/bench.json
+#   make profile a module's guest instructions per unit of its benchmark,
+#                by function (a TCG plugin; results/profile.txt)
 #   make design  docs/design.png from docs/design.dot (graphviz)
 #   make deb     the patched kernel (linux-image, linux-headers) and
 #                blkpolicy-dkms_<version>_all.deb in DEBOUT
@@ -20,7 +22,8 @@
 # $KCACHE/deb, or $KCACHE/deb-kconfig with KCONFIG), KCONFIG (make deb's
 # base kernel config, default the guest's; e.g. /boot/config-$(uname -r)),
 # PARALLEL (guests at a time, default 2 on two or
-# more cores), STRESS_CYCLES, VM_ACCEL (kvm|tcg, default: probed).
+# more cores), STRESS_CYCLES, VM_ACCEL (kvm|tcg, default: probed),
+# PROFILE (make profile's module: blkowner, the default, or rocheck).
 
 KCACHE ?= $(HOME)/.cache/blkpolicy
 DEBUG ?= 0
@@ -60,12 +63,12 @@ VM := $(CURDIR)/qemu/vm
 export VARIANT
 
 .PHONY: all deps kernel vanilla modules initramfs helpers check host-check \
-	run shell bench design deb deb-next deb-nohooks clean help
+	run shell bench profile design deb deb-next deb-nohooks clean help
 
 all: modules
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@awk 'NR >= 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' Makefile
 
 deps:
 	@scripts/install-deps
@@ -120,6 +123,9 @@ shell: modules initramfs helpers
 bench: modules vanilla initramfs helpers
 	@mkdir -p results
 	@bench/run
+
+profile: modules initramfs helpers
+	@bench/profile $(or $(PROFILE),blkowner)
 
 deb: kernel
 ifeq ($(DEBUG),1)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/guest.sh SECTION: one benchmark section, run in the guest.  Prints
+# bench/guest.sh SECTION [ARG]: one benchmark section, run in the guest.  Prints
 # "result NAME VALUE" lines that bench/run collects.  Every comparison is
 # measured side by side in this boot, alternating, and reported as the
 # median of the per-round ratios with their min and max.
@@ -62,6 +62,13 @@ bo_footprint() {
 	[ "$e" -gt 0 ] || { echo "bench: no tracked pages" >&2; exit 1; }
 	echo "result tracked_pages $e"
 	echo "result bytes_per_page $(( b / e ))"
+}
+# profile_load MODULE on|off: for bench/profile, load MODULE (on) before
+# the counted runs and report where its code is.
+profile_load() {
+	[ "$2" = on ] || return 0
+	modprobe "$1" || exit 1
+	echo "result text $(cat "/sys/module/$1/sections/.text")"
 }
 nullb() {
 	modprobe null_blk nr_devices=1 gb=4 irqmode=0 queue_mode=2 || exit 1
@@ -239,6 +246,30 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo "$dev 0" > /sys/fs/cgroup/blkio/foo/blkio.throttle.write_bps_device
 	wait
 	echo "result throttle_kib_s $(( (w1 - w0) * 512 * 1000 / ((t1 - t0) / 1000000) / 1024 ))"
+	;;
+profile_blkowner)	# bench/profile: the blkowner section's writes, off or on ($2)
+	nullb_ext4
+	mkdir -p /sys/fs/cgroup/blkio && mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio
+	mkdir -p /sys/fs/cgroup/blkio/foo
+	echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs
+	echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
+	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
+	     --ioengine=psync --invalidate=0)
+	bw_kib "${BUF[@]}" > /dev/null; rm -f /mnt/b*; sync
+	profile_load blkowner "${2:-}"
+	for i in 1 2; do
+		bw_kib "${BUF[@]}" > /dev/null; rm -f /mnt/b*; sync
+	done
+	echo "result unit page_written"
+	echo "result units $(( 2 * (256 << 20) / 4096 ))"
+	;;
+profile_rocheck)	# bench/profile: the rocheck section's 4 KiB writes, off or on ($2)
+	nullb
+	bw_kib "${RW4K[@]}" --io_size=32m > /dev/null
+	profile_load rocheck "${2:-}"
+	bw_kib "${RW4K[@]}" --io_size=128m > /dev/null
+	echo "result unit write"
+	echo "result units $(( (128 << 20) / 4096 ))"
 	;;
 wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanilla)
 	nullb_ext4
