@@ -63,6 +63,21 @@ bo_footprint() {
 	echo "result tracked_pages $e"
 	echo "result bytes_per_page $(( b / e ))"
 }
+# bo_writer_setup: the blkowner sections' writer.  ext4 on null_blk; this
+# shell in an unthrottled v1 group, so its pages are tagged, its writeback
+# re-charged and counted: the whole cost, no limit.  The flusher writes
+# back from 16 MiB dirty on, so most of the 256 MiB goes out as
+# re-charged writeback, not as the end fsync's (exempt) writeback: the
+# runs report both.  BUF: fio's arguments for it.
+bo_writer_setup() {
+	nullb_ext4
+	mkdir -p /sys/fs/cgroup/blkio && mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio
+	mkdir -p /sys/fs/cgroup/blkio/foo
+	echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs
+	echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
+	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
+	     --ioengine=psync --invalidate=0)
+}
 # profile_load MODULE on|off: for bench/profile, load MODULE (on) before
 # the counted runs and report where its code is.
 profile_load() {
@@ -193,18 +208,7 @@ intbounce)	# host time: the rows that copy, five rounds side by side
 	echo "result memcpy_mib_s $("$ST_HELPERS/memcpybw")"
 	;;
 blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
-	nullb_ext4
-	# The writer runs in an unthrottled v1 group, so its pages are tagged,
-	# its writeback re-charged and counted: the whole cost, no limit.
-	mkdir -p /sys/fs/cgroup/blkio && mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio
-	mkdir -p /sys/fs/cgroup/blkio/foo
-	echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs
-	# The flusher writes back from 16 MiB dirty on, so most of the 256
-	# MiB goes out as re-charged writeback, not as the end fsync's
-	# (exempt) writeback: the runs report both.
-	echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
-	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
-	     --ioengine=psync --invalidate=0)
+	bo_writer_setup
 	bo_off() { echo "off $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*; sync; }
 	bo_on() {
 		modprobe blkowner
@@ -248,13 +252,7 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo "result throttle_kib_s $(( (w1 - w0) * 512 * 1000 / ((t1 - t0) / 1000000) / 1024 ))"
 	;;
 profile_blkowner)	# bench/profile: the blkowner section's writes, off or on ($2)
-	nullb_ext4
-	mkdir -p /sys/fs/cgroup/blkio && mount -t cgroup -o blkio blkio /sys/fs/cgroup/blkio
-	mkdir -p /sys/fs/cgroup/blkio/foo
-	echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs
-	echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
-	BUF=(--name=b --directory=/mnt --rw=write --bs=1m --size=256m --end_fsync=1
-	     --ioengine=psync --invalidate=0)
+	bo_writer_setup
 	bw_kib "${BUF[@]}" > /dev/null; rm -f /mnt/b*; sync
 	profile_load blkowner "${2:-}"
 	for i in 1 2; do
