@@ -213,10 +213,10 @@ throttled_dd() {
 	diag "$1: disk $((total / 1024)) KiB/s from the start, $((rate / 1024)) KiB/s over the last 12 s, $((held / 1024)) KiB/s of them not root's (limit $((TD_LIMIT / 1024))), root charged $(( (r1 - r0) / 1024 )) KiB, foo charged $(( (c1 - c0) / 1024 )) KiB of $(( (d1 - d0) / 1024 )) KiB ($share%; from the start $share_total%, $((charged / 1024)) KiB)"
 }
 disk_bytes_written() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$name/stat"; echo $((s * 512)); }
-# v1_charged GROUP: write bytes blk-throttle counted for GROUP (a path) on
-# $dev; 0 where GROUP is gone.
+# v1_charged GROUP [DEV]: write bytes blk-throttle counted for GROUP (a
+# path) on DEV (default $dev); 0 where GROUP is gone.
 v1_charged() {
-	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
+	awk -v d="${2:-$dev}" '$1 == d && $2 == "Write" { print $3 }' \
 		"$1/blkio.throttle.io_service_bytes" 2>/dev/null | head -1 | grep . || echo 0
 }
 v1_foo_charged() { v1_charged "$CG/foo"; }

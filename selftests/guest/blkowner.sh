@@ -48,10 +48,7 @@ echo 100 > /proc/sys/vm/dirty_writeback_centisecs
 sectors() { local s; read -r _ _ _ _ _ _ s _ < "/sys/block/$1/stat"; echo $((s * 512)); }
 disk_written() { sectors "$name"; }
 now_ns() { echo "${EPOCHREALTIME/./}000"; }
-charged() {	# bytes written charged to cgroup $1 on the disk
-	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1 | grep . || echo 0
-}
+charged() { v1_charged "$CG/$1"; }	# bytes written charged to cgroup $1 on the disk
 limit() { echo "$dev $2" > $CG/$1/blkio.throttle.write_bps_device; }
 in_cg() {	# in_cg GROUP CMD...: run CMD in GROUP, in the background
 	local g=$1

@@ -26,10 +26,7 @@ P=/sys/module/blkowner/parameters
 S=/sys/kernel/debug/blkowner/stats
 CG=/sys/fs/cgroup/blkio
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
-charged() {	# bytes written charged to group path $1 (may be empty: root)
-	awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/$1/blkio.throttle.io_service_bytes | head -1 | grep . || echo 0
-}
+charged() { v1_charged "$CG/$1"; }	# bytes written charged to group path $1 (empty: root)
 in_foo() { bash -c "echo \$\$ > $CG/foo/cgroup.procs && exec $*"; }
 
 [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -eq 2 ] ||

@@ -17,10 +17,7 @@
 P=/sys/module/blkowner/parameters
 S=/sys/kernel/debug/blkowner/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
-charged() {	# bytes written charged to group $1 on device $2
-	awk -v d="$2" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/$1/blkio.throttle.io_service_bytes | head -1 | grep . || echo 0
-}
+charged() { v1_charged "$CG/$1" "$2"; }	# bytes written charged to group $1 on device $2
 CG=/sys/fs/cgroup/blkio
 mkdir -p $CG && mount -t cgroup -o blkio blkio $CG || bail "cgroup v1 blkio"
 mkdir -p $CG/a $CG/b

@@ -18,12 +18,7 @@ T=/sys/kernel/tracing
 CG=/sys/fs/cgroup/blkio
 KiB4M=4096
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
-charged() {	# KiB written charged to group $1 on the disk
-	local b
-	b=$(awk -v d="$dev" '$1 == d && $2 == "Write" { print $3 }' \
-		$CG/$1/blkio.throttle.io_service_bytes 2>/dev/null | head -1)
-	echo $(( ${b:-0} / 1024 ))
-}
+charged() { echo $(( $(v1_charged "$CG/$1") / 1024 )); }	# KiB written charged to group $1 on the disk
 # case_kib GROUP FILE: dirty 4 MiB of a new FILE in GROUP, fsync it from
 # here; prints the KiB charged to GROUP meanwhile.  New, not truncated:
 # ext4 flushes a truncated file's delayed blocks when it is closed
