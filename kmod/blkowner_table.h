@@ -113,25 +113,6 @@ static __always_inline int bo_table_store(struct folio *folio, unsigned long v)
 	return 1;
 }
 
-/* Take (and clear) the owner word of @folio; 0 if it has none. */
-static __always_inline unsigned long bo_table_take(struct folio *folio)
-{
-	unsigned long index, i = bo_slot(folio_pfn(folio), &index), v;
-	struct page *c;
-
-	if (bo_use_ext)
-		return blk_page_ext_xchg(folio_page(folio, 0), 0);
-	if (index >= bo_dir_size)
-		return 0;
-	c = rcu_dereference_sched(bo_dir[index]);
-	if (!c)
-		return 0;
-	v = xchg(bo_chunk_word(c, i), 0);
-	if (v)
-		bo_chunk_put(c, index);
-	return v;
-}
-
 /*
  * A walk over the folios of a bio takes their words through a cursor:
  * the chunk of the last pfn stays at hand, and the counts of the words
@@ -163,7 +144,7 @@ static __always_inline void bo_cursor_put(struct bo_cursor *cur)
 	cur->taken = 0;
 }
 
-/* bo_table_take() for a walk. */
+/* Take (and clear) the owner word of @folio, in a walk; 0 if it has none. */
 static __always_inline unsigned long bo_cursor_take(struct bo_cursor *cur,
 						    struct folio *folio)
 {
@@ -184,6 +165,18 @@ static __always_inline unsigned long bo_cursor_take(struct bo_cursor *cur,
 	v = xchg(&cur->words[i], 0);
 	if (v)
 		cur->taken++;
+	return v;
+}
+
+/* Take (and clear) the owner word of @folio; 0 if it has none. */
+static __always_inline unsigned long bo_table_take(struct folio *folio)
+{
+	struct bo_cursor cur;
+	unsigned long v;
+
+	bo_cursor_init(&cur);
+	v = bo_cursor_take(&cur, folio);
+	bo_cursor_put(&cur);
 	return v;
 }
 
