@@ -64,7 +64,7 @@ bo_footprint() {
 	echo "result bytes_per_page $(( b / e ))"
 }
 # bo_writer_setup: the blkowner sections' writer.  ext4 on null_blk; this
-# shell in an unthrottled v1 group, so its pages are tagged, its writeback
+# shell in an unthrottled v1 group, so it owns its files, its writeback is
 # re-charged and counted: the whole cost, no limit.  The flusher writes
 # back from 16 MiB dirty on, so most of the 256 MiB goes out as
 # re-charged writeback, not as the end fsync's (exempt) writeback: the
@@ -224,12 +224,15 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo 10 > /proc/sys/vm/dirty_background_ratio
 	echo $$ > /sys/fs/cgroup/blkio/cgroup.procs
 	# Memory per tracked dirty page, with 256 MiB dirty and held back
-	# from writeback.
+	# from writeback, in a file the root group dirtied first (its last
+	# page, still dirty): foo's folios there get a word each.  A file foo
+	# dirties alone stores nothing.
 	echo 50 > /proc/sys/vm/dirty_background_ratio
 	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
 	modprobe blkowner
-	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 status=none'
+	dd if=/dev/zero of=/mnt/m bs=4096 count=1 seek=65536 status=none
+	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 conv=notrunc status=none'
 	bo_footprint
 	echo "result store_fixed_bytes $(bo_stat store_fixed_bytes)"
 	# With blk_page_ext=on the words are page_ext's, for every page of RAM.

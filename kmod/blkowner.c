@@ -13,13 +13,20 @@
  * write bio with that cgroup before blk-throttle sees it.  A bio whose
  * folios belong to several cgroups is split at the owner boundaries.
  *
- * Owners live in one word per dirty folio (blkowner_table.c), taken when
- * the folio is submitted for writeback.  A word holds the css id and part
- * of the css serial number (ids are reused, serials never are) and a hash
+ * A file is mostly dirtied by one cgroup at a time, so the owner is kept
+ * per mapping (in the word hooks.patch gives every address_space): the
+ * cgroup of the task that dirtied a folio while no other folio of the
+ * file was dirty or under writeback.  Only a folio dirtied by another
+ * cgroup while the owner's folios are still on their way (a file shared
+ * by two cgroups at once) gets a word of its own, in a table of one word
+ * per folio by pfn (blkowner_table.c), taken when the folio is submitted
+ * for writeback; its mapping is then mixed for as long as its inode is
+ * in memory.  An owner is the css id and part of the css serial number
+ * (ids are reused, serials never are); a folio's word also holds a hash
  * of the folio's mapping and index, so a stale word (a dirty folio
- * truncated and its pfn reused) or a removed cgroup is detected and the
- * bio keeps today's association.  css pointers are never stored, so rmdir
- * needs no help.
+ * truncated and its pfn reused) is detected, as is a removed cgroup, and
+ * the bio keeps today's association.  css pointers are never stored, so
+ * rmdir needs no help.
  *
  * A re-charged bio sits in blk-throttle while its folios stay under
  * writeback, and the filesystem resources tied to them (ext4's reserved
@@ -95,6 +102,19 @@
 #define BO_ID_BITS	20
 #define BO_SERIAL_BITS	35
 
+/*
+ * A folio's owner that is the root group, in a file another cgroup owns:
+ * an owner of id 0, which no css has.
+ */
+#define BO_OWNER_ROOT	BIT(BO_ID_BITS)
+
+/*
+ * A mapping's word (i_blk_owner): | mixed:1 | 0:8 | serial:35 | id:20 |,
+ * the owner of its dirty folios that have no word of their own (0: the
+ * root group).
+ */
+#define BO_MIXED	BIT(63)
+
 enum bo_hier { BO_V1 = 1, BO_V2 = 2 };
 
 static const char * const bo_hier_names[] = {
@@ -105,6 +125,8 @@ static const char * const bo_hier_names[] = {
 };
 
 enum bo_counter {
+	BO_MAPPINGS_OWNED,
+	BO_MAPPINGS_MIXED,
 	BO_PAGES_TAGGED,
 	BO_TAG_FAILED,
 	BO_BIOS_RECHARGED,
@@ -126,6 +148,8 @@ enum bo_counter {
 };
 
 static const char * const bo_counter_names[BO_NR_COUNTERS] = {
+	[BO_MAPPINGS_OWNED] = "mappings_owned",
+	[BO_MAPPINGS_MIXED] = "mappings_mixed",
 	[BO_PAGES_TAGGED] = "pages_tagged",
 	[BO_TAG_FAILED] = "tag_failed",
 	[BO_BIOS_RECHARGED] = "bios_recharged",
@@ -307,6 +331,15 @@ static bool bo_hier_tracked(void)
 }
 
 /*
+ * Whether the io controller's hierarchy has no cgroup but its root: a
+ * quick no for every bio, since nothing can be charged elsewhere.
+ */
+static bool bo_root_only(void)
+{
+	return atomic_read(&READ_ONCE(io_cgrp_subsys.root)->nr_cgrps) == 1;
+}
+
+/*
  * Metadata of a mounted filesystem lives in its block device's page cache;
  * throttling it by the dirtier would stall every user of the filesystem.
  */
@@ -318,20 +351,23 @@ static bool bo_mapping_tracked(struct address_space *mapping)
 		 READ_ONCE(I_BDEV(host)->bd_holder));
 }
 
+/* Whether the owners of what tasks dirty and fault in are tracked. */
+static __always_inline bool bo_tracking(void)
+{
+	return READ_ONCE(bo_enabled) && bo_hier_tracked();
+}
+
 /*
- * The owner of memory the current task dirties or faults in, or 0 when it
- * is not tracked: tracking off, hierarchy not selected, the root group
- * (the default owner) or an id too large to pack.  Called in an RCU-sched
+ * The current task's cgroup as an owner: 0 for the root group (the
+ * default owner) or an id too large to pack.  Called in an RCU-sched
  * section, where the per-page hooks run: every page fault and dirtied
  * page asks, and a preemptible kernel's rcu_read_lock() is a call.  The
  * css_set and the css are freed after a grace period all the same.
  */
-static __always_inline unsigned long bo_task_owner(void)
+static __always_inline unsigned long bo_current_css_owner(void)
 {
 	unsigned long owner;
 
-	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked())
-		return 0;
 	/* A loop worker writes its backing file for the cgroup it serves. */
 	if (current->flags & PF_KTHREAD) {
 		rcu_read_lock();
@@ -340,6 +376,12 @@ static __always_inline unsigned long bo_task_owner(void)
 		return owner;
 	}
 	return bo_css_owner(task_css(current, io_cgrp_id));
+}
+
+/* bo_current_css_owner(), or 0 when not tracking; in an RCU-sched section. */
+static __always_inline unsigned long bo_task_owner(void)
+{
+	return bo_tracking() ? bo_current_css_owner() : 0;
 }
 
 /*
@@ -355,7 +397,7 @@ static unsigned long bo_anon_owner(struct vm_area_struct *vma)
 
 	if (current->mm == vma->vm_mm)
 		return bo_task_owner();
-	if (!READ_ONCE(bo_enabled) || !bo_hier_tracked())
+	if (!bo_tracking())
 		return 0;
 	rcu_read_lock();
 	task = rcu_dereference(vma->vm_mm->owner);
@@ -389,15 +431,77 @@ static __always_inline bool bo_store_owner(struct folio *folio, unsigned long ow
 	return true;
 }
 
-static void bo_folio_dirtied(struct folio *folio,
-			     struct address_space *mapping)
+/*
+ * Whether @folio, just marked dirty, is the only folio of @mapping that is
+ * dirty or under writeback: then no folio that a bio may yet carry is
+ * charged to the mapping's owner, and the owner may change.  The two marks
+ * cover a folio from the moment it turns dirty until its write completes:
+ * the dirty mark is cleared only as the writeback one is set.  Called
+ * with the i_pages lock held.
+ */
+static bool bo_mapping_idle(struct address_space *mapping, struct folio *folio)
 {
-	unsigned long owner = bo_current_owner(mapping);
+	XA_STATE(xas, &mapping->i_pages, 0);
+	void *entry;
 
-	if (owner && bo_store_owner(folio, owner)) {
+	if (xa_marked(&mapping->i_pages, PAGECACHE_TAG_WRITEBACK))
+		return false;
+	xas_for_each_marked(&xas, entry, ULONG_MAX, PAGECACHE_TAG_DIRTY) {
+		if (entry != folio)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * @folio was dirtied by @owner, not the owner of @mapping, or the mapping
+ * is mixed.  The dirtier becomes the owner of an idle mapping; otherwise
+ * the mapping is mixed and the folio gets a word unless its dirtier is the
+ * mapping's owner.
+ */
+static noinline void bo_mapping_dirtied(struct folio *folio,
+					struct address_space *mapping,
+					unsigned long owner)
+{
+	unsigned long w = mapping->i_blk_owner;
+
+	if (!bo_mapping_tracked(mapping))
+		return;
+	if (!(w & BO_MIXED)) {
+		if (bo_mapping_idle(mapping, folio)) {
+			WRITE_ONCE(mapping->i_blk_owner, owner);
+			bo_inc(BO_MAPPINGS_OWNED);
+			trace_blkowner_mapping_owned(folio, bo_owner_id(owner));
+			return;
+		}
+		w |= BO_MIXED;
+		WRITE_ONCE(mapping->i_blk_owner, w);
+		bo_inc(BO_MAPPINGS_MIXED);
+		trace_blkowner_mapping_mixed(folio, bo_owner_id(w));
+	}
+	if (owner == (w & ~BO_MIXED))
+		return;
+	if (bo_store_owner(folio, owner ?: BO_OWNER_ROOT)) {
 		bo_inc(BO_PAGES_TAGGED);
 		trace_blkowner_tagged(folio, bo_owner_id(owner));
 	}
+}
+
+/*
+ * A folio of @mapping turned dirty.  Nothing is stored while its dirtier
+ * owns the mapping, which is nearly always; the i_pages lock, held here,
+ * orders every change of the mapping's word.
+ */
+static void bo_folio_dirtied(struct folio *folio,
+			     struct address_space *mapping)
+{
+	unsigned long owner;
+
+	if (!bo_tracking())
+		return;
+	owner = bo_current_css_owner();
+	if (owner != READ_ONCE(mapping->i_blk_owner))
+		bo_mapping_dirtied(folio, mapping, owner);
 }
 
 /*
@@ -451,13 +555,40 @@ static unsigned long bo_swap_owner(struct folio *folio)
 }
 
 /*
+ * What a walk over a bio's folios keeps at hand: the table's cursor, and
+ * the last mapping with the owner of its folios that have no word.
+ */
+struct bo_walker {
+	struct bo_cursor cur;
+	struct address_space *mapping;
+	unsigned long owner;
+	bool mixed;
+};
+
+/*
+ * The owner of @mapping's folios that have no word of their own.  A block
+ * device's mapping that a filesystem holds now may have been given one
+ * before it was mounted.
+ */
+static __always_inline void bo_walker_mapping(struct bo_walker *w,
+					      struct address_space *mapping)
+{
+	unsigned long owner = READ_ONCE(mapping->i_blk_owner);
+
+	w->mapping = mapping;
+	w->mixed = owner & BO_MIXED;
+	w->owner = bo_mapping_tracked(mapping) ? owner & ~BO_MIXED : 0;
+}
+
+/*
  * The owner of @folio (css serial and id, without the tag), or 0, for a
- * walk in its RCU-sched section.
- * The entry is consumed: the folio is clean and under writeback now, and
+ * walk in its RCU-sched section: its mapping's, unless the mapping is
+ * mixed and the folio has a word of its own.
+ * A word is consumed: the folio is clean and under writeback now, and
  * if it is dirtied again the hook stores a fresh one for its next
  * writeback.  A folio not under writeback is in the bio as a direct I/O
  * buffer (a mapped file): the write belongs to its submitter, and the
- * entry to the folio's own writeback later.
+ * word to the folio's own writeback later.
  *
  * Filesystems clear the dirty bit before they build the bio, so a folio
  * can be dirtied again before it is submitted here; the entry taken is
@@ -466,7 +597,7 @@ static unsigned long bo_swap_owner(struct folio *folio)
  * take is a full barrier before the test: whichever of the two stores
  * lands last, the folio is left with an owner.
  */
-static __always_inline unsigned long bo_take_owner(struct bo_cursor *cur,
+static __always_inline unsigned long bo_take_owner(struct bo_walker *w,
 						   struct folio *folio)
 {
 	unsigned long v;
@@ -475,20 +606,26 @@ static __always_inline unsigned long bo_take_owner(struct bo_cursor *cur,
 		return bo_swap_owner(folio);
 	if (!folio->mapping || !folio_test_writeback(folio))
 		return 0;
-	v = bo_cursor_take(cur, folio);
+	if (folio->mapping != w->mapping)
+		bo_walker_mapping(w, folio->mapping);
+	if (!w->mixed)
+		return w->owner;
+	v = bo_cursor_take(&w->cur, folio);
 	if (!v)
-		return 0;
+		return w->owner;
+	/* A word left by a folio truncated dirty; this one stored none. */
 	if (!bo_word_fits(v, folio)) {
 		this_cpu_dec(bo_stats.entries);
 		bo_inc(BO_OWNER_STALE);
 		trace_blkowner_owner_stale(folio, bo_owner_id(v >> BO_TAG_BITS));
-		return 0;
+		return w->owner;
 	}
 	if (folio_test_dirty(folio) && !bo_table_restore(folio, v))
 		bo_inc(BO_OWNERS_KEPT);
 	else
 		this_cpu_dec(bo_stats.entries);
-	return v >> BO_TAG_BITS;
+	v >>= BO_TAG_BITS;
+	return v == BO_OWNER_ROOT ? 0 : v;
 }
 
 /*
@@ -883,14 +1020,14 @@ static unsigned long bo_walk(struct bio *bio, bool split)
 {
 	unsigned int bytes = 0, sent, left, room, len;
 	struct folio *folio, *prev = NULL;
+	struct bo_walker w = { .mapping = NULL };
 	unsigned long owner = 0, o;
-	struct bo_cursor cur;
 	struct bvec_iter iter;
 	struct bio_vec bv;
 	struct page *page;
 
 	rcu_read_lock_sched();
-	bo_cursor_init(&cur);
+	bo_cursor_init(&w.cur);
 	bio_for_each_bvec(bv, bio, iter) {
 		page = nth_page(bv.bv_page, bv.bv_offset >> PAGE_SHIFT);
 		room = PAGE_SIZE - offset_in_page(bv.bv_offset);
@@ -898,12 +1035,12 @@ static unsigned long bo_walk(struct bio *bio, bool split)
 			len = min(room, left);
 			folio = page_folio(page);
 			if (folio != prev) {
-				o = bo_take_owner(&cur, folio);
+				o = bo_take_owner(&w, folio);
 				if (!prev) {
 					owner = o;
 				} else if (o != owner && split) {
-					bo_cursor_put(&cur);
-					bo_cursor_init(&cur);
+					bo_cursor_put(&w.cur);
+					bo_cursor_init(&w.cur);
 					rcu_read_unlock_sched();
 					sent = bo_submit_front(bio, bytes, owner);
 					rcu_read_lock_sched();
@@ -919,7 +1056,7 @@ static unsigned long bo_walk(struct bio *bio, bool split)
 			room = PAGE_SIZE;
 		}
 	}
-	bo_cursor_put(&cur);
+	bo_cursor_put(&w.cur);
 	rcu_read_unlock_sched();
 	return owner;
 }
@@ -930,13 +1067,13 @@ static blk_status_t bo_submit(struct bio *bio)
 	unsigned int split;
 
 	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
-	    !bio_has_data(bio) ||
-	    bo_table_empty() ||
-	    !bo_hier_tracked() || bo_bio_walked(bio))
+	    !bio_has_data(bio) || !bo_hier_tracked() || bo_root_only() ||
+	    bo_bio_walked(bio))
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
 		bo_inc(BO_BIOS_EXEMPT);
-		bo_walk(bio, false);
+		if (!bo_table_empty())
+			bo_walk(bio, false);
 		return BLK_STS_OK;
 	}
 	owner = bo_walk(bio, true);

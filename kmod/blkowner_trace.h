@@ -52,6 +52,24 @@ DEFINE_EVENT(blkowner_folio, blkowner_tagged,
 	     TP_ARGS(folio, css_id));
 
 /*
+ * A folio turned dirty by a task of cgroup @css_id while no other folio of
+ * its file was dirty or under writeback: the cgroup now owns the file's
+ * dirty folios, and none of them needs a word.
+ */
+DEFINE_EVENT(blkowner_folio, blkowner_mapping_owned,
+	     TP_PROTO(struct folio *folio, int css_id),
+	     TP_ARGS(folio, css_id));
+
+/*
+ * A folio turned dirty by a task not of cgroup @css_id, the owner of its
+ * file, while others of the file were dirty or under writeback: from now
+ * on the file's folios that others dirty get a word each.
+ */
+DEFINE_EVENT(blkowner_folio, blkowner_mapping_mixed,
+	     TP_PROTO(struct folio *folio, int css_id),
+	     TP_ARGS(folio, css_id));
+
+/*
  * A folio became anonymous memory of a task of cgroup @css_id: its owner
  * is stored for its swap-out.
  */

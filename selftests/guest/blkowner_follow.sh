@@ -4,7 +4,11 @@
 # plan: 12
 # numa: 2
 #
-# blkowner.ko: a folio's owner follows the folio.
+# blkowner.ko: a folio's owner follows the folio.  A file one group dirties
+# alone has its owner per file; the folios of a file dirtied by two groups
+# at once carry words of their own, which must follow them.  So each file
+# here is mixed first: the root group dirties the page after foo's range
+# (mix), which stays dirty while foo writes the range.
 #  - Migration: dirty page cache moved to the other NUMA node (move_pages)
 #    lives at new pfns; its writeback must still be charged to the group
 #    that dirtied it.  Control first: the same write without the move.
@@ -28,6 +32,9 @@ CG=/sys/fs/cgroup/blkio
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
 charged() { v1_charged "$CG/$1"; }	# bytes written charged to group path $1 (empty: root)
 in_foo() { bash -c "echo \$\$ > $CG/foo/cgroup.procs && exec $*"; }
+mix() {	# mix FILE MIB: the root group dirties the page at MIB MiB into FILE
+	dd if=/dev/zero of="$1" bs=4096 count=1 seek=$(($2 * 256)) status=none
+}
 
 [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -eq 2 ] ||
 	bail "the guest needs two NUMA nodes (# numa: 2)"
@@ -50,11 +57,12 @@ echo $((256 * MiB)) > /proc/sys/vm/dirty_background_bytes
 write_case() {
 	local c0 out
 	c0=$(charged foo)
-	in_foo taskset -c 0 dd if=/dev/urandom of="$1" bs=1M count=8 status=none
+	mix "$1" 8
+	in_foo taskset -c 0 dd if=/dev/urandom of="$1" bs=1M count=8 conv=notrunc status=none
 	if [ "$2" = 1 ]; then
 		out=$("$ST_HELPERS/movepages" "$1" 1)
-		ok_if "the 8 MiB of dirty page cache moved from node 0 to node 1 ($out)" \
-			test "$out" = "pages=2048 moved=2048 before=0"
+		ok_if "the 8 MiB of dirty page cache and root's page moved from node 0 to node 1 ($out)" \
+			test "$out" = "pages=2049 moved=2049 before=0"
 	fi
 	sync
 	got=$(( $(charged foo) - c0 ))
@@ -77,7 +85,8 @@ expect_eq "no owner left behind after sync (entries)" 0 "$(stat entries)"
 umount /mnt
 mkfs.xfs -q -f "$sd" && mount "$sd" /mnt || bail "mkfs.xfs/mount $sd"
 s0=$(stat owners_split) c0=$(charged foo)
-in_foo dd if=/dev/urandom of=/mnt/big bs=1M count=8 status=none
+mix /mnt/big 8
+in_foo dd if=/dev/urandom of=/mnt/big bs=1M count=8 conv=notrunc status=none
 echo "/mnt/big,0x0,0x800" > /sys/kernel/debug/split_huge_pages ||
 	bail "split_huge_pages"
 sync
@@ -97,11 +106,12 @@ mkfs.ext4 -q -F -O ^has_journal -E lazy_itable_init=0 "$sd" >/dev/null 2>&1 &&
 # table block the flusher writes each pass is REQ_META), and must equal
 # what foo was charged: a folio that lost its owner goes out as root's.
 T=/sys/kernel/tracing
+mix /mnt/re 1
+in_foo dd if=/dev/zero of=/mnt/re bs=1M count=1 conv=notrunc status=none
+sync
 echo 1 > /proc/sys/vm/dirty_expire_centisecs
 echo 1 > /proc/sys/vm/dirty_writeback_centisecs
 echo $MiB > /proc/sys/vm/dirty_background_bytes
-in_foo dd if=/dev/zero of=/mnt/re bs=1M count=1 status=none
-sync
 echo 'rwbs == "W"' > $T/events/block/block_bio_queue/filter
 echo > $T/trace
 echo 1 > $T/events/block/block_bio_queue/enable

@@ -59,9 +59,10 @@ ok_if "exempt_sync=0: fsync's writeback is charged to foo, the dirtier ($k of $K
 
 # ---- enabled=0 ---------------------------------------------------------------
 echo 0 > $P/enabled
-t0=$(stat pages_tagged)
+t0="$(stat mappings_owned) $(stat mappings_mixed) $(stat pages_tagged)"
 k=$(case_kib foo /mnt/f)
-expect_eq "enabled=0: pages dirtied meanwhile are not tagged" "$t0" "$(stat pages_tagged)"
+expect_eq "enabled=0: pages dirtied meanwhile give no owner (mappings_owned, mappings_mixed, pages_tagged)" \
+	"$t0" "$(stat mappings_owned) $(stat mappings_mixed) $(stat pages_tagged)"
 expect_eq "enabled=0: and their writeback is not charged to foo (KiB)" 0 "$k"
 echo 1 > $P/enabled
 k=$(case_kib foo /mnt/f)
@@ -84,7 +85,7 @@ echo v1 > $P/hierarchies
 # is removed gets its id.  The owner word keeps part of the css serial
 # number, which is never reused, so the new group is not charged for the
 # old one's pages.
-echo 1 > $T/events/blkowner/blkowner_tagged/enable || bail "no blkowner_tagged event"
+echo 1 > $T/events/blkowner/blkowner_mapping_owned/enable || bail "no blkowner_mapping_owned event"
 echo > $T/trace
 mkdir $CG/old
 bash -c "echo \$\$ > $CG/old/cgroup.procs && exec dd if=/dev/urandom of=/mnt/old bs=1M count=4 status=none"
@@ -92,10 +93,10 @@ rmdir $CG/old
 mkdir $CG/new
 echo "$dev $((1 << 30))" > $CG/new/blkio.throttle.write_bps_device
 bash -c "echo \$\$ > $CG/new/cgroup.procs && exec dd if=/dev/urandom of=/mnt/new bs=4k count=1 status=none"
-echo 0 > $T/events/blkowner/blkowner_tagged/enable
-grep -o 'blkowner_tagged: .* css=[0-9]*' $T/trace | sed 's/.*css=//' > /tmp/ids
+echo 0 > $T/events/blkowner/blkowner_mapping_owned/enable
+grep -o 'blkowner_mapping_owned: .* css=[0-9]*' $T/trace | sed 's/.*css=//' > /tmp/ids
 id_old=$(head -1 /tmp/ids) id_new=$(tail -1 /tmp/ids)
-diag "tagged pages: $(wc -l < /tmp/ids), the first by css $id_old, the last by css $id_new"
+diag "files owned: $(wc -l < /tmp/ids), the first by css $id_old, the last by css $id_new"
 ok_if "css id reuse: the new group has the removed group's css id ($id_old, $id_new)" \
 	test -n "$id_new" -a "$id_old" = "$id_new"
 nf=$(stat owner_not_found)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
-# plan: 39
+# plan: 43
 #
 # The trace events of intbounce.ko and blkowner.ko: each step of a debugfs
 # stats counter is one event of the matching name (rocheck's events are
@@ -97,8 +97,8 @@ modprobe blkowner split_kb=64 dirty_backlog_kb=64 || bail "blkowner"
 snapshot $BS
 echo > $T/trace
 echo 1 > $T/events/blkowner/enable
-# foo at 1 MiB/s, 8 MiB: tagged, re-charged in 64 KiB pieces, and paced
-# once 64 KiB of its writeback is held.
+# foo at 1 MiB/s, 8 MiB: owns its file, re-charged in 64 KiB pieces, and
+# paced once 64 KiB of its writeback is held.
 p0=$(stat $BS dirtier_pauses)
 bash -c "echo \$\$ > $CG/foo/cgroup.procs && exec dd if=/dev/zero of=/mnt/foo bs=1M count=8 status=none" &
 pid=$!
@@ -106,6 +106,9 @@ for i in $(seq 150); do
 	[ "$(stat $BS dirtier_pauses)" -gt "$p0" ] && break
 	sleep 0.1
 done
+# The root group dirties a page of foo's file while foo's writeback is
+# held: the file is mixed, and the page gets a word of its own.
+dd if=/dev/zero of=/mnt/foo bs=4096 count=1 seek=4096 conv=notrunc status=none
 echo "$dev 0" > $CG/foo/blkio.throttle.write_bps_device
 wait $pid
 sync
@@ -118,12 +121,14 @@ echo 0 > $T/events/blkowner/enable
 expect_eq "blkowner: the trace buffer lost no event" 0 "$(lost)"
 grep -m1 ' blkowner_recharged:' $T/trace | sed 's/^ */# /'
 grep -m1 ' blkowner_dirtier_paused:' $T/trace | sed 's/^ */# /'
-check $BS "pages_tagged blkowner_tagged:" "bios_recharged blkowner_recharged:" \
+check $BS "mappings_owned blkowner_mapping_owned:" "mappings_mixed blkowner_mapping_mixed:" \
+	"pages_tagged blkowner_tagged:" "bios_recharged blkowner_recharged:" \
 	"bios_split blkowner_split:" "owner_not_found blkowner_owner_not_found:" \
 	"owner_stale blkowner_owner_stale:" "dirtier_pauses blkowner_dirtier_paused:" \
 	"anon_tagged blkowner_anon_tagged:"
 # dd's own anonymous memory (its buffer, stack, libc data) in foo and gone.
-for c in pages_tagged bios_recharged bios_split owner_not_found dirtier_pauses anon_tagged; do
+for c in mappings_owned mappings_mixed pages_tagged bios_recharged bios_split owner_not_found \
+	 dirtier_pauses anon_tagged; do
 	expect_gt "blkowner: the workload moved $c" "${moved[$c]}" 0
 done
 ino=$(command stat -c %i $CG/foo)
