@@ -331,7 +331,8 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 	# Isolation: bar writes 48 MiB + fsync three times, alone and beside
 	# foo's 64 MiB at 1 MiB/s; solo and busy windows alternate, each busy
 	# one compared with the mean of the solo ones around it (median of
-	# three), and the worst of five 4 KiB write+fsync beside foo.
+	# three), and the median and worst of five 4 KiB write+fsync beside
+	# foo in each round.
 	sib() {
 		local i t0 t1
 		t0=${EPOCHREALTIME/./}
@@ -342,7 +343,7 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 		t1=${EPOCHREALTIME/./}
 		echo $(( 3 * 48 * 1024 * 1000000 / (t1 - t0) ))
 	}
-	worst=0 ratios=
+	worst=0 ratios= lat=
 	before=$(sib)
 	for i in 1 2 3; do
 		limit foo $MiB
@@ -354,6 +355,7 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 			in_cg bar dd if=/dev/zero of=/mnt/small bs=4k count=1 conv=fsync status=none; wait $!
 			t1=${EPOCHREALTIME/./}
 			[ $(( (t1 - t0) / 1000 )) -gt $worst ] && worst=$(( (t1 - t0) / 1000 ))
+			lat+="$(( (t1 - t0) / 1000 )) "
 			sleep 0.3
 		done
 		limit foo 0
@@ -364,6 +366,8 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 		before=$after
 	done
 	echo "result isolation_pct $(echo $ratios | tr ' ' '\n' | median)"
+	echo "run fsync_ms $lat" >&2
+	echo "result median_fsync_ms $(echo $lat | tr ' ' '\n' | median)"
 	echo "result worst_fsync_ms $worst"
 	;;
 blkowner_anon)	# the swap half's cost: anonymous page faults in a tagged group
