@@ -1066,9 +1066,8 @@ static blk_status_t bo_submit(struct bio *bio)
 	unsigned long owner;
 	unsigned int split;
 
-	if (!READ_ONCE(bo_enabled) || bio_op(bio) != REQ_OP_WRITE ||
-	    !bio_has_data(bio) || !bo_hier_tracked() || bo_root_only() ||
-	    bo_bio_walked(bio))
+	if (!bo_tracking() || bio_op(bio) != REQ_OP_WRITE ||
+	    !bio_has_data(bio) || bo_root_only() || bo_bio_walked(bio))
 		return BLK_STS_OK;
 	if (bo_bio_exempt(bio)) {
 		bo_inc(BO_BIOS_EXEMPT);
