@@ -334,11 +334,10 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 	# foo's 64 MiB at 1 MiB/s; solo and busy windows alternate, each busy
 	# one compared with the mean of the solo ones around it (median of
 	# five), and twenty 4 KiB write+fsync beside foo in each round, the
-	# median and worst of the hundred (v1 + blkowner's slowest two or
-	# three of a hundred read 2.5-6.3 ms where its median read 2.0).
-	# Both are timed by a shell already in bar: joining a group (fork,
-	# cgroup.procs) takes 7 to 20 ms under TCG, v1 and v2 alike, where
-	# the write+fsync takes 2.
+	# median and worst of the hundred.  Both are timed in bar: joining a
+	# group (fork, cgroup.procs) takes 7 to 20 ms under TCG, v1 and v2
+	# alike, and a dd per sample 2 ms, where the truncate, write and
+	# fsync take 0.3 (fsynclat times those calls alone).
 	sib() {
 		in_cg bar bash -c 't0=${EPOCHREALTIME/./}
 			for i in 1 2 3; do
@@ -350,13 +349,7 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 		wait $!
 	}
 	small() {	# µs of each of twenty 4 KiB write+fsync, 0.3 s apart
-		in_cg bar bash -c 'for j in $(seq 20); do
-				t0=${EPOCHREALTIME/./}
-				dd if=/dev/zero of=/mnt/small bs=4k count=1 conv=fsync status=none
-				t1=${EPOCHREALTIME/./}
-				echo $(( t1 - t0 ))
-				sleep 0.3
-			done'
+		in_cg bar "$ST_HELPERS/fsynclat" /mnt/small 20 300
 		wait $!
 	}
 	ratios= lat=
