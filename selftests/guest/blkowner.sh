@@ -279,19 +279,12 @@ sib() {	# sib: buffered write throughput (KiB/s) of bar over three rounds of
 	t1=$(now_ns)
 	echo $(( 3 * 48 * U / 1024 * 1000000000 / (t1 - t0) ))
 }
-fsync_ms() {	# worst latency (ms) of 5 small write+fsync, timed in bar
-	# by a shell already there: joining a group takes 7 to 20 ms (once
-	# in a while a second) under TCG, which is not the fsync's.
-	in_cg bar bash -c 'worst=0
-		for i in 1 2 3 4 5; do
-			t0=${EPOCHREALTIME/./}
-			dd if=/dev/zero of=/mnt/small bs=4k count=1 conv=fsync status=none
-			t1=${EPOCHREALTIME/./}
-			[ $(( (t1 - t0) / 1000 )) -gt $worst ] && worst=$(( (t1 - t0) / 1000 ))
-			sleep 0.3
-		done
-		echo $worst'
-	wait $!
+fsync_ms() {	# worst latency (ms) of 5 small write+fsync in bar
+	# fsynclat times the calls alone, in a process already in bar: joining
+	# a group takes 7 to 20 ms (once in a while a second) under TCG.
+	in_cg bar "$ST_HELPERS/fsynclat" /mnt/small 5 300 > /tmp/fsynclat
+	wait $! || bail "fsynclat in bar"
+	echo $(( $(sort -n /tmp/fsynclat | tail -1) / 1000 ))
 }
 # isolation LABEL WINDOWS: the sibling's share of its solo throughput
 # beside a throttled foo.  Solo and busy windows alternate (solo, busy,
