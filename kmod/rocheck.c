@@ -611,6 +611,8 @@ static struct block_device *rc_ro_in_range(struct gendisk *disk,
 {
 	if (bdev_read_only(disk->part0))
 		return disk->part0;
+	if (!rc_disk_has_parts(disk))
+		return NULL;
 	return rc_ro_part_in_range(disk, start, end);
 }
 
