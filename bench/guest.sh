@@ -340,7 +340,8 @@ wb_v1|wb_v2)	# buffered writeback in a group: v1 + blkowner (hooks) or v2 (vanil
 	# the truncate, write and fsync take 0.3 (fsynclat times those calls
 	# alone).  The slow samples are rare (two in a thousand, v1 + blkowner,
 	# 2026-12-06): a hundred samples 0.3 s apart caught one or none, and
-	# their worst swung 335 to 1172 us from boot to boot.
+	# v1 + blkowner's worst of them read 395, 689 and 1172 us in three
+	# boots.
 	sib() {
 		in_cg bar bash -c 't0=${EPOCHREALTIME/./}
 			for i in 1 2 3; do
