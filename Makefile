@@ -80,10 +80,17 @@ vanilla: deps
 	@scripts/kernel-build vanilla >/dev/null
 
 # W=1 and sparse on every module build; the host check fails on any warning.
+# Installed beside the staging tree, then renamed into it: running guests
+# load from it over 9p, and modules_install rewrites each file in place.
 modules: kernel
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=1 modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(KDIR)/staging \
+	rm -rf $(KDIR)/staging.new
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(KDIR)/staging.new \
 		INSTALL_MOD_DIR=extra DEPMOD=/bin/true modules_install >/dev/null
+	mkdir -p $(KDIR)/staging/lib/modules/$(KVER)/extra
+	mv -f $(KDIR)/staging.new/lib/modules/$(KVER)/extra/*.ko \
+		$(KDIR)/staging/lib/modules/$(KVER)/extra/
+	rm -rf $(KDIR)/staging.new
 	depmod -b $(KDIR)/staging $(KVER)
 
 # Rebuilt only when the guest's user space description changes.
