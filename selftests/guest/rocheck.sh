@@ -64,11 +64,17 @@ blockdev --setro "${sd}1"
 ok_if "partition RO, open=deny: O_RDWR of ${name}1 refused" bash -c "! (exec 3<>${sd}1) 2>/dev/null"
 ok_if "partition RO, open=deny: O_RDWR of ${name}2 allowed" can_rw "${sd}2"
 ok_if "partition RO, open=deny: O_RDWR of the whole disk allowed" can_rw "$sd"
+# The disk had no partitions when rocheck was loaded (the MBR above was a
+# write to it): rocheck reads the disk's partitions at each write.
+fails() { ! "$@" 2>/dev/null; }
+b=$(sum "$sd" 2 1)
+ok_if "partitions added after load: a write through the whole disk into read-only ${name}1 fails" \
+	fails fill "$sd" q 2 1
+expect_eq "partitions added after load: ${name}1's sectors are unchanged" "$b" "$(sum "$sd" 2 1)"
 
 # The read-only partition's sectors through the whole disk (${name}1 is
 # MiB 1-17, ${name}2 MiB 17-33): a plain write, and a dm-linear table on
 # the disk.  Vanilla checks only the device a bio is addressed to.
-fails() { ! "$@" 2>/dev/null; }
 unload
 b=$(sum "$sd" 2 1)
 fill "$sd" p 2 1
