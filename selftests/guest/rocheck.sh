@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
-# plan: 108
+# plan: 110
 #
 # rocheck.ko: read-only enforcement at open and at submission.  Every
 # section first asserts what vanilla 6.12 does (rocheck not loaded).
