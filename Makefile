@@ -13,8 +13,6 @@
 #                blkpolicy-dkms_<version>_all.deb in DEBOUT
 #   make deb-next  the same kernel released as <version>-blkpolicy-next
 #                (the Debian test's kernel upgrade), in DEBOUT
-#   make deb-nohooks  the kernel without hooks.patch packaged the same way,
-#                as <version>-blkpolicy-nohooks (the kernel DKMS refuses)
 #
 # Variables: KCACHE (build cache, default ~/.cache/blkpolicy), DEBUG=1 (the
 # debug kernel variant), JOBS (parallel make jobs), TESTS (selftest name
@@ -63,7 +61,7 @@ VM := $(CURDIR)/qemu/vm
 export VARIANT
 
 .PHONY: all deps kernel vanilla modules initramfs helpers check host-check \
-	run shell bench profile design deb deb-next deb-nohooks clean help
+	run shell bench profile design deb deb-next clean help
 
 all: modules
 
@@ -107,17 +105,20 @@ selftests/helpers/%: selftests/helpers/%.c
 
 helpers: $(HELPERS)
 
-host-check: modules vanilla
+host-check: modules
 	@scripts/check-host
 
 # The packaging test (selftests/debian) installs the plain kernel's
 # packages, and a second release of it; the debug variant's check leaves
 # it out.
 ifeq ($(DEBUG),0)
-check: deb deb-next deb-nohooks
+check: deb deb-next
 endif
-# The host checks build the DKMS tree against the kernel without hooks.patch.
-check: modules vanilla initramfs helpers
+# No vanilla kernel: the guests run the patched one, unloading a module
+# for each baseline; the host checks prepare the tree without hooks.patch
+# (scripts/kernel-build vanilla --prepare) and the Debian test installs
+# Debian's own kernel.
+check: modules initramfs helpers
 	@mkdir -p results
 	@selftests/run '$(TESTS)'
 
@@ -148,14 +149,6 @@ ifeq ($(DEBUG),1)
 	$(error make deb-next packages the plain kernel: run it without DEBUG=1)
 endif
 	@KSUFFIX=-next scripts/make-kernel-deb $(DEBOUT) >/dev/null
-
-# The packaging test's kernel without hooks.patch: make vanilla, released
-# as <version>-blkpolicy-nohooks.
-deb-nohooks: vanilla
-ifeq ($(DEBUG),1)
-	$(error make deb-nohooks packages the plain kernel: run it without DEBUG=1)
-endif
-	@KTREE=vanilla KSUFFIX=-nohooks scripts/make-kernel-deb $(DEBOUT) >/dev/null
 
 design: deps
 	dot -Tpng -Gdpi=96 docs/design.dot -o docs/design.png

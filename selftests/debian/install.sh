@@ -5,8 +5,8 @@
 # yet; with run --kconfig, on the test kernel): install the packages as a
 # user would, in the order that also shows a kernel installed after the
 # module package gets its modules (the path of every kernel upgrade),
-# then (kernels.sh) a second release of that kernel and one without
-# hooks.patch, then choose a policy for the next boot.  Runs as root from
+# then (kernels.sh) a second release of that kernel and Debian's own
+# kernel, which has no hooks.patch, then choose a policy for the next boot.  Runs as root from
 # blkpolicy-step.service; TAP on stdout.
 cd /mnt/step || exit 1
 ver=$(cat VERSION)

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by install.sh when the packages are the test kernel's: its
-# second release and its build without hooks.patch, installed beside it.
+# second release and Debian's own kernel, installed beside it.
 # A kernel built from a user's configuration (run --kconfig) has neither.
 
 # A second release of the kernel, installed later (an upgrade): DKMS
-# builds the modules for it without being asked.  This kernel and the
-# one without hooks.patch below are never booted: initramfs-tools' kernel
-# hook (60-80 s of TCG per kernel) is taken out while they are installed
-# (run-parts skips a file that is not executable) and put back after.
+# builds the modules for it without being asked.  This kernel and
+# Debian's below are never booted: initramfs-tools' kernel hook (60-80 s
+# of TCG per kernel) is taken out while they are installed (run-parts
+# skips a file that is not executable) and put back after.
 chmod -x /etc/kernel/postinst.d/initramfs-tools
 nkrel=$krel-next
 check "dpkg -i linux-image-$nkrel and linux-headers-$nkrel" \
@@ -19,18 +19,19 @@ check "modinfo -k $nkrel rocheck: version $ver, vermagic $nkrel" \
 	sh -c "[ \"\$(modinfo -k $nkrel -F version rocheck)\" = '$ver' ] &&
 	       modinfo -k $nkrel -F vermagic rocheck | grep -q '^$nkrel '"
 
-# A kernel without hooks.patch (make vanilla, packaged the same way),
-# installed with its headers.  Baseline first: with AUTOINSTALL for every
-# kernel (the packaged dkms.conf with its rule taken out) bookworm's dkms
-# fails the refused build, and with it the kernel package's
-# configuration.  With the packaged dkms.conf the package configures,
-# DKMS says why it builds nothing for it, and a build asked for by hand
-# stops before compiling, naming hooks.patch.
-nh=$krel-nohooks
+# Debian's own kernel (cloud-amd64), which has no hooks.patch, installed
+# with its headers and what apt would add (scripts/debian-image fetched
+# them).  Baseline first: with AUTOINSTALL for every kernel (the packaged
+# dkms.conf with its rule taken out) bookworm's dkms fails the refused
+# build, and with it the kernel package's configuration.  With the
+# packaged dkms.conf the package configures, DKMS says why it builds
+# nothing for it, and a build asked for by hand stops before compiling,
+# naming hooks.patch.
+nh=$(cat stock/RELEASE)
 conf=/usr/src/blkpolicy-$ver/dkms.conf
 cp "$conf" /tmp/dkms.conf.packaged
 sed -i 's/^blkpolicy_kernel=\${_ka:-\$kernelver}$/blkpolicy_kernel=/' "$conf"
-timed dpkg -i ./linux-headers-"$nh"_*.deb ./linux-image-"$nh"_*.deb > /tmp/nohooks.out 2>&1
+timed dpkg -i ./stock/*.deb > /tmp/nohooks.out 2>&1
 st=$?
 took
 grep -i 'error\|failed' /tmp/nohooks.out | sed 's/^/# baseline dpkg: /'
