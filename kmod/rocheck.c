@@ -7,29 +7,41 @@
  * and bio_check_ro() merely warns, once, about write bios that reach a
  * read-only device through writeback or a dm/md/loop stack.
  *
- * rocheck checks at three points:
+ * rocheck checks every way a write reaches a disk:
  *   - submission (default "deny"): every bio that would modify a read-only
  *     disk or partition ends with BLK_STS_IOERR before it reaches the
  *     driver.  This is where enforcement belongs: it sees writeback of
- *     pages dirtied before the flag was set and every stacked driver.
- *   - passthrough execution, under the same policy: a SCSI command (SG_IO,
- *     /dev/sg, bsg) that would write blocks of a read-only disk or
- *     partition ends with CHECK CONDITION, DATA PROTECT / WRITE PROTECTED,
- *     as a write-protected disk answers; such an NVMe I/O command (ioctl,
- *     io_uring uring_cmd) ends with BLK_STS_IOERR, as does any other
- *     driver's data-out command.  NVMe admin commands (Format NVM,
- *     Sanitize) go to the controller's queue, which has no disk: not seen.
+ *     pages dirtied before the flag was set and every bio-based stacked
+ *     driver (dm, md, loop).
+ *   - requests that reach a queue without bio submission, under the same
+ *     policy.  Passthrough commands (SG_IO, /dev/sg, bsg, NVMe ioctls and
+ *     uring_cmd, the kernel's own driver commands) are judged by
+ *     allowlist: on a read-only disk only a command known to read or
+ *     report passes, a write of a given range passes only outside the
+ *     read-only partitions, and anything else (MODE SELECT, FORMAT UNIT,
+ *     a vendor command, a driver rocheck does not understand) is refused:
+ *     a SCSI command with CHECK CONDITION, DATA PROTECT / WRITE
+ *     PROTECTED, as a write-protected disk answers, any other with
+ *     BLK_STS_IOERR.  A request-based dm (multipath) clone is judged as a
+ *     bio is and refused with BLK_STS_TARGET, which dm does not take for
+ *     a failed path.
+ *   - NVMe commands from user space, before the driver builds a request,
+ *     under the same policy and allowlist: admin commands go to the
+ *     controller's queue, which has no disk, so only here can rocheck see
+ *     that a Format NVM or Set Features reaches a read-only namespace;
+ *     refused with -EACCES.
  *   - open (default "warn"): a write open of a read-only device is logged,
  *     or refused with -EROFS.  Refusing by default is what broke loop, dm
  *     and md in 2011, and tools that open O_RDWR for read-only work
- *     (SG_IO users, for one) still exist; the submit check already stops
+ *     (SG_IO users, for one) still exist; the checks above already stop
  *     every write, so the open check only reports unless asked to deny.
  *     Opens by kernel holders (md members, dm tables) are exempt by
  *     default; see the open_exempt parameter.
  *
  * Counters per device are in /sys/kernel/debug/rocheck/devices; every
  * warned, exempted or refused decision is also a trace event
- * (rocheck:rocheck_open, rocheck:rocheck_bio, rocheck:rocheck_cmd).
+ * (rocheck:rocheck_open, rocheck:rocheck_bio, rocheck:rocheck_rq,
+ * rocheck:rocheck_cmd).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -540,9 +552,8 @@ static blk_status_t rc_verdict(struct bio *bio, struct block_device *bdev,
  * A read-only partition of @disk that sectors [@start, @end) touch, or
  * NULL.  Under rcu_read_lock(): partitions are freed after a grace period.
  * Every write to a whole disk with partitions asks, so the walk is the
- * xarray's advanced API in the caller's RCU section: xa_for_each()
- * (xa_find(), with an RCU section of its own) cost about 40 guest
- * instructions a write more (make profile PROFILE=rocheck).
+ * xarray's advanced API in the caller's RCU section: xa_for_each() would
+ * take an RCU section of its own in xa_find() for each step.
  */
 static __always_inline struct block_device *
 rc_ro_part_in_range(struct gendisk *disk, sector_t start, sector_t end)
@@ -566,9 +577,8 @@ rc_ro_part_in_range(struct gendisk *disk, sector_t start, sector_t end)
  * (the test mapping_shrinkable() makes of a page cache): a head that is
  * not a node means nothing to walk.  It only reads the pointer, so it
  * needs no RCU section; a partition added meanwhile races with the walk
- * alike.  On a disk without partitions the walk and its RCU section are
- * 90 of the 205 guest instructions a write that rocheck costs with them
- * (make profile PROFILE=rocheck).
+ * alike.  Every write asks, and most disks written have no partitions
+ * (docs/rocheck.md has the cost with and without the test).
  */
 static bool rc_disk_has_parts(struct gendisk *disk)
 {
@@ -616,78 +626,117 @@ static struct block_device *rc_ro_in_range(struct gendisk *disk,
 	return rc_ro_part_in_range(disk, start, end);
 }
 
-enum rc_proto { RC_PROTO_OTHER, RC_PROTO_SCSI, RC_PROTO_NVME };
+enum rc_proto {
+	RC_PROTO_OTHER,
+	RC_PROTO_SCSI,
+	RC_PROTO_MMC,
+	RC_PROTO_NVME,
+	RC_PROTO_VIRTIO,
+};
 
 /*
- * Whose commands @rq carries.  A SCSI disk's parent is its scsi_device,
- * whose queue carries scsi_cmnds (scsi_device_from_queue() is not
- * exported).  An NVMe namespace's parent is its controller, of class
+ * Whose commands a passthrough request to @disk carries.  A SCSI disk's
+ * parent is its scsi_device, whose queue carries scsi_cmnds
+ * (scsi_device_from_queue() is not exported); an MMC device's CDBs read
+ * differently.  An NVMe namespace's parent is its controller, of class
  * "nvme"; every NVMe transport's request starts with struct nvme_request
  * (nvme_req() in the driver's private nvme.h), which starts with the
- * command's address.  A multipath namespace's head disk is not the disk
- * of the queues its commands go to: its read-only state is not seen here.
+ * command's address.  virtio-blk has no passthrough from user space: its
+ * driver commands are the kernel's own, and those that read (REQ_OP_DRV_IN)
+ * are its reports (the serial number, zone reports).
  */
-static enum rc_proto rc_rq_proto(struct request *rq)
+static enum rc_proto rc_rq_proto(struct request *rq, struct gendisk *disk)
 {
-	struct device *parent = disk_to_dev(rq->q->disk)->parent;
+	struct device *parent = disk_to_dev(disk)->parent;
+	struct scsi_device *sdev;
 
 	if (!parent)
 		return RC_PROTO_OTHER;
-	if (scsi_is_sdev_device(parent) &&
-	    to_scsi_device(parent)->request_queue == rq->q)
-		return RC_PROTO_SCSI;
+	if (scsi_is_sdev_device(parent)) {
+		sdev = to_scsi_device(parent);
+		if (sdev->request_queue != rq->q)
+			return RC_PROTO_OTHER;
+		return sdev->type == TYPE_ROM || sdev->type == TYPE_WORM ?
+		       RC_PROTO_MMC : RC_PROTO_SCSI;
+	}
 	if (parent->class && !strcmp(parent->class->name, "nvme"))
 		return RC_PROTO_NVME;
+	if (parent->bus && !strcmp(parent->bus->name, "virtio"))
+		return RC_PROTO_VIRTIO;
 	return RC_PROTO_OTHER;
 }
 
 /*
- * The sectors a passthrough command would write, in [*start, *end), or
- * false if it writes none; *op is its opcode.  SCSI and NVMe commands are
- * decoded; of other drivers' commands, those that carry data to the
- * device write anywhere.
+ * The sectors of @disk a command of effect @e, on blocks [@lba, +@blocks),
+ * may change, in [*start, *end); false if none.  A range that does not fit
+ * the disk may change any of it.
  */
-static bool rc_rq_writes(struct request *rq, enum rc_proto proto, u8 *op,
-			 sector_t *start, sector_t *end)
+static bool rc_effect_range(struct gendisk *disk, enum rc_cmd_effect e,
+			    u64 lba, u32 blocks, sector_t *start,
+			    sector_t *end)
 {
-	bool data_out = req_op(rq) == REQ_OP_DRV_OUT;
-	struct gendisk *disk = rq->q->disk;
+	unsigned int shift;
+
+	*start = 0;
+	*end = get_capacity(disk);
+	if (e != RC_CMD_RANGE)
+		return e == RC_CMD_UNBOUNDED;
+	/*
+	 * Past the capacity the kernel knows, the device may still take it:
+	 * a disk left at capacity 0 (a format the driver cannot use), or
+	 * resized and not yet revalidated.
+	 */
+	shift = ilog2(queue_logical_block_size(disk->queue)) - SECTOR_SHIFT;
+	if (lba >= *end >> shift || blocks > (*end >> shift) - lba)
+		return true;
+	*start = lba << shift;
+	*end = (lba + blocks) << shift;
+	return true;
+}
+
+/*
+ * The sectors of @disk a passthrough command may change, in [*start,
+ * *end), or false if it changes nothing; *op is its opcode.  SCSI and NVMe
+ * commands are decoded by allowlist, virtio-blk's by direction; another
+ * driver's commands, in or out, are not understood, so each may change
+ * anything (an MMC card's erase goes as a command without data).
+ */
+static bool rc_rq_writes(struct request *rq, struct gendisk *disk,
+			 enum rc_proto proto, u8 *op, sector_t *start,
+			 sector_t *end)
+{
 	struct nvme_command *ncmd;
 	struct scsi_cmnd *scmd;
 	enum rc_cmd_effect e;
-	unsigned int shift;
 	u32 blocks = 0;
 	u64 lba = 0;
 
 	*op = 0;
-	*start = 0;
-	*end = get_capacity(disk);
 	switch (proto) {
 	case RC_PROTO_SCSI:
+	case RC_PROTO_MMC:
 		scmd = blk_mq_rq_to_pdu(rq);
 		*op = scmd->cmnd[0];
-		e = rc_cdb_effect(scmd->cmnd, scmd->cmd_len, data_out, &lba,
-				  &blocks);
+		e = rc_cdb_effect(scmd->cmnd, scmd->cmd_len,
+				  proto == RC_PROTO_MMC, &lba, &blocks);
 		break;
 	case RC_PROTO_NVME:
 		ncmd = *(struct nvme_command **)blk_mq_rq_to_pdu(rq);
 		*op = ncmd->common.opcode;
-		e = rc_nvme_effect(ncmd, data_out, &lba, &blocks);
+		e = rc_nvme_effect(ncmd, &lba, &blocks);
+		break;
+	case RC_PROTO_VIRTIO:
+		e = req_op(rq) == REQ_OP_DRV_IN ? RC_CMD_NONE :
+						  RC_CMD_UNBOUNDED;
 		break;
 	default:
-		return data_out;
+		e = RC_CMD_UNBOUNDED;
+		break;
 	}
-	if (e != RC_CMD_RANGE)
-		return e == RC_CMD_UNBOUNDED;
-	shift = ilog2(queue_logical_block_size(rq->q)) - SECTOR_SHIFT;
-	if (lba >= *end >> shift)
-		return false;	/* the device refuses it (LBA out of range) */
-	*start = lba << shift;
-	*end = min_t(u64, *end, (lba + blocks) << shift);
-	return true;
+	return rc_effect_range(disk, e, lba, blocks, start, end);
 }
 
-/* Count, trace and log a passthrough command that would change @bdev. */
+/* Count, trace and log a command that would change @bdev. */
 static enum rc_policy rc_cmd_verdict(struct block_device *bdev, u8 op,
 				     sector_t start, sector_t end)
 {
@@ -696,14 +745,14 @@ static enum rc_policy rc_cmd_verdict(struct block_device *bdev, u8 op,
 	if (p == RC_WARN) {
 		rc_count(bdev, GFP_NOWAIT, RC_CMDS_WARNED, RC_NR_COUNTERS, 0);
 		trace_rocheck_cmd(bdev, op, start, end, RC_VERDICT_WARNED);
-		pr_warn_ratelimited("%pg: passthrough command 0x%02x writing sectors %llu-%llu of read-only device by %s[%d] passed (submit=warn)\n",
+		pr_warn_ratelimited("%pg: passthrough command 0x%02x that may change sectors %llu-%llu of read-only device by %s[%d] passed (submit=warn)\n",
 				    bdev, op, (unsigned long long)start,
 				    (unsigned long long)end - 1, current->comm,
 				    task_pid_nr(current));
 	} else if (p == RC_DENY) {
 		rc_count(bdev, GFP_NOWAIT, RC_CMDS_REFUSED, RC_NR_COUNTERS, 0);
 		trace_rocheck_cmd(bdev, op, start, end, RC_VERDICT_REFUSED);
-		pr_warn_ratelimited("%pg: refused passthrough command 0x%02x writing sectors %llu-%llu of read-only device by %s[%d]\n",
+		pr_warn_ratelimited("%pg: refused passthrough command 0x%02x that may change sectors %llu-%llu of read-only device by %s[%d]\n",
 				    bdev, op, (unsigned long long)start,
 				    (unsigned long long)end - 1, current->comm,
 				    task_pid_nr(current));
@@ -711,29 +760,77 @@ static enum rc_policy rc_cmd_verdict(struct block_device *bdev, u8 op,
 	return p;
 }
 
+/*
+ * A request-based dm (multipath) clone: made of bios that passed the
+ * submit hook at the dm device, not at this disk.  Judged as a bio is.
+ * Refused with BLK_STS_TARGET, not an I/O error: dm-multipath takes an
+ * I/O error for a path failure, fails the path and retries on the others,
+ * and with none left reads would fail too (blk_path_error()).
+ */
+static blk_status_t rc_clone(struct request *rq, struct gendisk *disk)
+{
+	enum req_op op = req_op(rq);
+	struct block_device *bdev;
+	enum rc_policy p = RC_OFF;
+
+	if (!op_is_write(op) || (op_is_flush(rq->cmd_flags) &&
+				 !blk_rq_sectors(rq)))
+		return BLK_STS_OK;
+	bdev = rc_ro_in_range(disk, blk_rq_pos(rq),
+			      blk_rq_pos(rq) + blk_rq_sectors(rq));
+	if (bdev)
+		p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
+	if (p == RC_WARN) {
+		rc_count(bdev, GFP_NOWAIT, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
+		trace_rocheck_rq(rq, bdev, RC_VERDICT_WARNED);
+		pr_warn_ratelimited("%pg: cloned %s of %u bytes at sector %llu to read-only device passed (submit=warn)\n",
+				    bdev, blk_op_str(op), blk_rq_bytes(rq),
+				    (unsigned long long)blk_rq_pos(rq));
+	} else if (p == RC_DENY) {
+		rc_count(bdev, GFP_NOWAIT, RC_BIOS_REFUSED, rc_op_counter(op),
+			 blk_rq_bytes(rq));
+		trace_rocheck_rq(rq, bdev, RC_VERDICT_REFUSED);
+		pr_warn_ratelimited("%pg: refused cloned %s of %u bytes at sector %llu to read-only device\n",
+				    bdev, blk_op_str(op), blk_rq_bytes(rq),
+				    (unsigned long long)blk_rq_pos(rq));
+		return BLK_STS_TARGET;
+	}
+	return BLK_STS_OK;
+}
+
 static blk_status_t rc_passthrough(struct request *rq)
 {
-	struct gendisk *disk = rq->q->disk;
+	blk_status_t ret = BLK_STS_OK;
 	enum rc_policy p = RC_OFF;
 	struct block_device *bdev;
 	struct scsi_cmnd *scmd;
+	struct gendisk *disk;
 	enum rc_proto proto;
 	sector_t start, end;
 	u8 op;
 
-	if (!disk)
-		return BLK_STS_OK;
-	proto = rc_rq_proto(rq);
-	if (!rc_rq_writes(rq, proto, &op, &start, &end))
-		return BLK_STS_OK;
+	/*
+	 * disk_release() clears q->disk; the gendisk itself is freed after
+	 * an RCU grace period (bdev_free_inode()).  Read it once, inside.
+	 */
 	rcu_read_lock();
+	disk = READ_ONCE(rq->q->disk);
+	if (!disk)
+		goto out;
+	if (!blk_rq_is_passthrough(rq)) {
+		ret = rc_clone(rq, disk);
+		goto out;
+	}
+	proto = rc_rq_proto(rq, disk);
+	if (!rc_rq_writes(rq, disk, proto, &op, &start, &end))
+		goto out;
 	bdev = rc_ro_in_range(disk, start, end);
 	if (bdev)
 		p = rc_cmd_verdict(bdev, op, start, end);
-	rcu_read_unlock();
 	if (p != RC_DENY)
-		return BLK_STS_OK;
-	if (proto == RC_PROTO_SCSI) {
+		goto out;
+	ret = BLK_STS_IOERR;
+	if (proto == RC_PROTO_SCSI || proto == RC_PROTO_MMC) {
 		/*
 		 * What a write-protected disk answers: DATA PROTECT, 27h/00h.
 		 * The buffer is cleared only when a command is dispatched.
@@ -744,13 +841,48 @@ static blk_status_t rc_passthrough(struct request *rq)
 		scmd->sense_len = min(8 + scmd->sense_buffer[7],
 				      SCSI_SENSE_BUFFERSIZE);
 	}
-	return BLK_STS_IOERR;
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * An NVMe command from user space, before the driver builds a request:
+ * asked once for an I/O command's namespace, once per namespace of the
+ * controller for an admin command.  @disk is the namespace's disk as the
+ * user sees it (a multipath head, whose path disks' queues the request
+ * goes to), so its partitions and read-only state are the ones set.
+ */
+static int rc_nvme_cmd(struct gendisk *disk, u32 nsid,
+		       const struct nvme_command *cmd, bool admin)
+{
+	struct block_device *bdev;
+	enum rc_policy p = RC_OFF;
+	enum rc_cmd_effect e;
+	sector_t start, end;
+	u32 blocks = 0;
+	u64 lba = 0;
+
+	if (admin)
+		e = rc_nvme_admin_reads_only(cmd) ? RC_CMD_NONE :
+						    RC_CMD_UNBOUNDED;
+	else
+		e = rc_nvme_effect(cmd, &lba, &blocks);
+	if (!rc_effect_range(disk, e, lba, blocks, &start, &end))
+		return 0;
+	rcu_read_lock();
+	bdev = rc_ro_in_range(disk, start, end);
+	if (bdev)
+		p = rc_cmd_verdict(bdev, cmd->common.opcode, start, end);
+	rcu_read_unlock();
+	return p == RC_DENY ? -EACCES : 0;
 }
 
 static struct blk_hook_ops rc_hook_ops = {
 	.open = rc_open,
 	.submit = rc_submit,
 	.passthrough = rc_passthrough,
+	.nvme_cmd = rc_nvme_cmd,
 };
 
 /* ---- debugfs ---- */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a passthrough command would change on the medium: rocheck's
- * passthrough check.  SCSI CDBs in rocheck_cdb.c, NVMe I/O commands in
- * rocheck_nvme.c.
+ * What a passthrough command may change: rocheck's command check.  SCSI
+ * CDBs in rocheck_cdb.c, the ATA commands ATA PASS-THROUGH carries in
+ * rocheck_ata.c, NVMe commands in rocheck_nvme.c.  Each is an allowlist:
+ * a command not known to only read or report may change anything.
  */
 #ifndef ROCHECK_CMD_H
 #define ROCHECK_CMD_H
@@ -12,14 +13,16 @@
 struct nvme_command;
 
 enum rc_cmd_effect {
-	RC_CMD_NONE,		/* reads, or changes no logical block */
-	RC_CMD_RANGE,		/* writes the blocks in *lba, *blocks */
-	RC_CMD_UNBOUNDED,	/* writes blocks it does not bound */
+	RC_CMD_NONE,		/* reads or reports, changes nothing */
+	RC_CMD_RANGE,		/* writes the blocks in *lba, *blocks only */
+	RC_CMD_UNBOUNDED,	/* may change any block or setting */
 };
 
-enum rc_cmd_effect rc_cdb_effect(const u8 *cdb, unsigned int len,
-				 bool data_out, u64 *lba, u32 *blocks);
+enum rc_cmd_effect rc_cdb_effect(const u8 *cdb, unsigned int len, bool mmc,
+				 u64 *lba, u32 *blocks);
+bool rc_ata_reads_only(u8 cmd, u16 feature, u8 count);
 enum rc_cmd_effect rc_nvme_effect(const struct nvme_command *cmd,
-				  bool data_out, u64 *lba, u32 *blocks);
+				  u64 *lba, u32 *blocks);
+bool rc_nvme_admin_reads_only(const struct nvme_command *cmd);
 
 #endif

@@ -1,33 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which NVMe I/O commands change logical blocks, and which blocks.
+ * What an NVMe command may change on a namespace.
  *
- * NVMe passthrough (the namespace's block or generic char device ioctl,
- * io_uring uring_cmd) sends its command on the namespace's own queue, and
- * the driver refuses a command that names another namespace
- * (nvme_validate_passthru_nsid()), so the blocks are those of the queue's
- * disk.  Write, Write Uncorrectable and Write Zeroes give their range;
- * Dataset Management with Deallocate, Copy, Zone Append and Zone
- * Management Send write where their range list, or the zone's write
- * pointer, says: unbounded.  Other commands that carry data to the device
- * (vendor specific ones) are unbounded too; the rest (reads, compare,
- * verify, flush, reservations) change no block.
+ * I/O commands (the namespace's block or generic char device ioctl,
+ * io_uring uring_cmd, and the kernel's own on the namespace's queue) are
+ * judged by an allowlist: reads, compare, verify, flush, Dataset
+ * Management without Deallocate (hints only), Zone Management Receive
+ * and Reservation Report change nothing; Write, Write Uncorrectable and
+ * Write Zeroes give their range (but a Write Zeroes of the whole
+ * namespace); every other command (Copy, Zone Append,
+ * Zone Management Send, Deallocate, the reservation changes, vendor
+ * specific and unknown ones) may change anything.  The driver refuses an
+ * I/O command that names another namespace (nvme_validate_passthru_nsid()),
+ * so the blocks are those of the namespace the command is sent to.
+ *
+ * Admin commands go to the controller, which has no disk.  Those that only
+ * read or report (Identify, Get Log Page, Get Features, Security Receive,
+ * Get LBA Status, Directive Receive's reports, the Fabrics Property Get,
+ * ...) pass; every other one (Format NVM, Sanitize, Set Features,
+ * Firmware Download and Commit, Namespace Management and Attachment,
+ * Device Self-test, vendor specific ones) may change any namespace:
+ * whatever NSID it names, Format NVM may format them all (the
+ * controller's Format NVM Attributes say so, not the command), Sanitize
+ * and Firmware Commit act on the whole controller, and Set Features'
+ * scope depends on the feature.
  */
 #include <asm/byteorder.h>
+#include <linux/bits.h>
 #include <linux/nvme.h>
 
 #include "rocheck_cmd.h"
 
-/* Not named in nvme.h. */
-#define RC_NVME_COPY		0x19
+/*
+ * Write Zeroes' Namespace Zeroes bit (NVMe 2.1; CDW12 bit 23, so bit 7 of
+ * rw.control): the whole namespace, whatever range the command gives.
+ */
+#define RC_NVME_WZ_NSZ		BIT(7)
+
+/* Directive Receive operations that report (DOPER, CDW11 bits 7:0). */
+#define RC_NVME_DIR_RCV_RETURN_PARAMS	0x01
+#define RC_NVME_DIR_RCV_GET_STATUS	0x02
 
 enum rc_cmd_effect rc_nvme_effect(const struct nvme_command *cmd,
-				  bool data_out, u64 *lba, u32 *blocks)
+				  u64 *lba, u32 *blocks)
 {
 	switch (cmd->common.opcode) {
+	case nvme_cmd_write_zeroes:
+		if (le16_to_cpu(cmd->rw.control) & RC_NVME_WZ_NSZ)
+			return RC_CMD_UNBOUNDED;
+		fallthrough;
 	case nvme_cmd_write:
 	case nvme_cmd_write_uncor:
-	case nvme_cmd_write_zeroes:
 		/* The block count is 0's based. */
 		*lba = le64_to_cpu(cmd->rw.slba);
 		*blocks = le16_to_cpu(cmd->rw.length) + 1;
@@ -36,21 +59,39 @@ enum rc_cmd_effect rc_nvme_effect(const struct nvme_command *cmd,
 		if (le32_to_cpu(cmd->dsm.attributes) & NVME_DSMGMT_AD)
 			return RC_CMD_UNBOUNDED;
 		return RC_CMD_NONE;
-	case RC_NVME_COPY:
-	case nvme_cmd_zone_append:
-	case nvme_cmd_zone_mgmt_send:
-		return RC_CMD_UNBOUNDED;
 	case nvme_cmd_flush:
 	case nvme_cmd_read:
 	case nvme_cmd_compare:
 	case nvme_cmd_verify:
-	case nvme_cmd_resv_register:
 	case nvme_cmd_resv_report:
-	case nvme_cmd_resv_acquire:
-	case nvme_cmd_resv_release:
 	case nvme_cmd_zone_mgmt_recv:
 		return RC_CMD_NONE;
 	default:
-		return data_out ? RC_CMD_UNBOUNDED : RC_CMD_NONE;
+		return RC_CMD_UNBOUNDED;
 	}
+}
+
+bool rc_nvme_admin_reads_only(const struct nvme_command *cmd)
+{
+	switch (cmd->common.opcode) {
+	case nvme_admin_get_log_page:
+	case nvme_admin_identify:
+	case nvme_admin_abort_cmd:
+	case nvme_admin_get_features:
+	case nvme_admin_async_event:
+	case nvme_admin_keep_alive:
+	case nvme_admin_security_recv:
+	case nvme_admin_get_lba_status:
+		return true;
+	case nvme_admin_directive_recv:	/* not Allocate Resources */
+		switch (le32_to_cpu(cmd->common.cdw11) & 0xff) {
+		case RC_NVME_DIR_RCV_RETURN_PARAMS:
+		case RC_NVME_DIR_RCV_GET_STATUS:
+			return true;
+		}
+		return false;
+	case nvme_fabrics_command:
+		return cmd->fabrics.fctype == nvme_fabrics_type_property_get;
+	}
+	return false;
 }
