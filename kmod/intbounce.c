@@ -172,14 +172,19 @@ MODULE_PARM_DESC(pool_pages,
 /*
  * Whether user space can change @folio while the write is in flight
  * without waiting for it.  Direct I/O submits user memory: anonymous
- * folios, or page cache mapped into a process (mmap of a file, shmem,
- * hugetlbfs).  Page cache under writeback of a stable-writes mapping is
- * safe: writers and page_mkwrite() wait in folio_wait_stable().  So is a
- * swap-cache folio under writeback: swap-out unmapped it, and on a disk
- * with PI the swap device has SWP_STABLE_WRITES, so do_swap_page() will not
- * map it writable again before the write completes.  Memory that is not
- * user memory at all (slab, journal buffers) belongs to the kernel code
- * that submitted it and is left alone.
+ * folios, page cache mapped into a process (mmap of a file, shmem,
+ * hugetlbfs), or page cache that splice() or sendfile() passed on, which
+ * write(2) changes in place, a block device's as a file's.  Page cache
+ * under writeback of a stable-writes mapping is safe: writers and
+ * page_mkwrite() wait in folio_wait_stable().  So is a swap-cache folio
+ * under writeback: swap-out unmapped it, and on a disk with PI the swap
+ * device has SWP_STABLE_WRITES, so do_swap_page() will not map it
+ * writable again before the write completes.  Any other page cache may
+ * change: buffer-head metadata writes (submit_bh()) are not under
+ * writeback, and not every filesystem locks its buffers while it changes
+ * them.  Memory that is not page cache nor user memory (slab, log
+ * buffers) belongs to the kernel code that submitted it and is left
+ * alone.
  */
 static bool ib_folio_stable(struct folio *folio)
 {
@@ -194,7 +199,7 @@ static bool ib_folio_stable(struct folio *folio)
 		return true;
 	if (!mapping_stable_writes(mapping))
 		return false;
-	return folio_test_writeback(folio) || !folio_mapped(folio);
+	return folio_test_writeback(folio);
 }
 
 static bool ib_bio_stable(struct bio *bio)
@@ -532,9 +537,11 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 	/*
 	 * A retry clone comes back here when blk-mq splits it and resubmits
 	 * the remainder; a bounce would, had the queue limits shrunk since
-	 * ib_split() read them.  Its data is already taken care of.
+	 * ib_split() read them.  Its data is already taken care of.  Ours are
+	 * known by the bio_set they came from: their bi_end_io is the core's
+	 * blk_hooks_end_io(), as any other module's may be.
 	 */
-	if (bio->bi_end_io == ib_end_io || bio->bi_end_io == ib_retry_end_io)
+	if (bio->bi_pool == &ib_bio_set || bio->bi_pool == &ib_retry_set)
 		return true;
 	if (ib_retrying())
 		return ib_bounce_and_replace(bio_ptr);
@@ -593,15 +600,21 @@ static int __init ib_init(void)
 	ib_page_pool = mempool_create_page_pool(ib_pool_pages, 0);
 	if (!ib_page_pool)
 		return -ENOMEM;
+	/*
+	 * All three bio_sets are allocated from inside submit_bio, where bios
+	 * split off before wait on current->bio_list: the rescuer sends those
+	 * on when a pool runs dry.
+	 */
 	ret = bioset_init(&ib_bio_set, BIO_POOL_SIZE,
-			  offsetof(struct ib_bounce, bio), BIOSET_NEED_BVECS);
+			  offsetof(struct ib_bounce, bio),
+			  BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
 	if (ret)
 		goto free_pool;
-	ret = bioset_init(&ib_split_set, BIO_POOL_SIZE, 0, 0);
+	ret = bioset_init(&ib_split_set, BIO_POOL_SIZE, 0, BIOSET_NEED_RESCUER);
 	if (ret)
 		goto free_bioset;
 	ret = bioset_init(&ib_retry_set, BIO_POOL_SIZE,
-			  offsetof(struct ib_retry, clone), 0);
+			  offsetof(struct ib_retry, clone), BIOSET_NEED_RESCUER);
 	if (ret)
 		goto free_split;
 	/* Retries run under memory pressure too: a rescuer guarantees progress. */
