@@ -754,6 +754,15 @@ static void bo_account(struct bio *bio, unsigned long owner)
 	struct bo_charge *c;
 	struct bo_owner *o;
 
+	/*
+	 * Inside a submit_bio, the bios whose completion would give a record
+	 * back may wait on current->bio_list behind this one: a wait for the
+	 * pool could last forever.  Not counting one bio only loosens the
+	 * dirty throttle's budget.
+	 */
+	if (current->bio_list)
+		gfp = GFP_NOWAIT;
+
 	if (!READ_ONCE(bo_backlog_kb) || !bio->bi_end_io || !bio->bi_iter.bi_size)
 		return;
 	o = bo_wb_owner(owner, gfp);
@@ -987,17 +996,28 @@ static unsigned int bo_submit_front(struct bio *bio, unsigned int bytes,
 /*
  * Whether @bio's folios were walked already.  A bio larger than the queue's
  * limits comes back through submit_bio_noacct() with the rest after each
- * piece is split off (bio_submit_split()), and a stacking driver may send
- * the same bio on to a lower device: walking it again each time costs time
- * quadratic in the bio's size (26 walks per page for ext4's fsync bios on a
- * 127 KiB queue), and a second walk could take the entry of a folio that
- * was dirtied again meanwhile, which belongs to its next writeback.
- * submit_bio_noacct_nocheck() marks every bio it queues, after this hook;
- * the pieces we split off ourselves were charged when we split them.
+ * piece is split off (bio_submit_split()): walking it again each time costs
+ * time quadratic in the bio's size, and a second walk could take the entry
+ * of a folio that was dirtied again meanwhile, which belongs to its next
+ * writeback.
+ * submit_bio_noacct_nocheck() marks every bio it queues, after this hook.
+ * A stacking driver (dm) that sends a clone on to the device below while
+ * it handles the bio (current->bio_list is set inside a submit_bio) sends
+ * one the hook saw at its own device: the clone shares that bio's pages
+ * and was given its association (dm_submit_bio_remap()), and a second
+ * walk would find the folios' own owners taken and charge them all to
+ * their mapping's.  A clone sent from elsewhere (a filesystem's own split
+ * or mirror, md's and dm-crypt's workers) may be the first its pages see,
+ * and is walked.  A swap-out clone is walked again too: a walk does not
+ * take an anonymous folio's owner, and whether the owner's own reclaim may
+ * wait in blk-throttle is decided at the disk (bo_swap_throttle()).  The
+ * pieces we split off ourselves were charged when we split them.
  */
 static bool bo_bio_walked(struct bio *bio)
 {
 	return bio_flagged(bio, BIO_TRACE_COMPLETION) ||
+	       (bio_flagged(bio, BIO_CLONED) && current->bio_list &&
+		!(bio->bi_opf & REQ_SWAP)) ||
 	       bio->bi_pool == &bo_split_set;
 }
 
@@ -1164,8 +1184,13 @@ static int __init bo_init(void)
 		ret = -ENOMEM;
 		goto out_table;
 	}
+	/*
+	 * Fronts are split off inside submit_bio, where the earlier fronts
+	 * wait on current->bio_list: the rescuer sends those on when the pool
+	 * runs dry, as for any stacking driver's bio_set.
+	 */
 	ret = bioset_init(&bo_split_set, BIO_POOL_SIZE,
-			  offsetof(struct bo_front, bio), 0);
+			  offsetof(struct bo_front, bio), BIOSET_NEED_RESCUER);
 	if (ret)
 		goto out_pool;
 	bo_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);

@@ -4,8 +4,8 @@
  * pfn.  See blkowner_table.c.  Storing and taking a word are inline: they
  * run for every page faulted in, dirtied, freed and written back.  They,
  * and their callers in blkowner.c on those paths, are always inlined:
- * left to itself the compiler made calls of them, which cost 0.2% of the
- * buffered-write bench (271651 against 272215 KiB/s, instruction clock).
+ * left to itself the compiler made calls of them, a measurable cost on
+ * the buffered-write bench (docs/blkowner.md).
  */
 #ifndef BLKOWNER_TABLE_H
 #define BLKOWNER_TABLE_H
