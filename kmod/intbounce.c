@@ -325,37 +325,66 @@ static unsigned int ib_max_bounce(struct bio *bio)
 }
 
 /*
+ * As blk-merge.c's get_max_io_size() for a write that is not atomic, with
+ * one bounce's worth as one more limit: the most a request of @bio's
+ * bounce may carry from where @bio starts, its end on a physical block if
+ * it can be.  In sectors, so nothing overflows.
+ */
+static unsigned int ib_max_io_sectors(struct bio *bio,
+				      const struct queue_limits *lim)
+{
+	unsigned int pbs = lim->physical_block_size >> SECTOR_SHIFT;
+	unsigned int lbs = lim->logical_block_size >> SECTOR_SHIFT;
+	unsigned int max, start, end;
+
+	max = min(lim->max_sectors, ib_max_bounce(bio) >> SECTOR_SHIFT);
+	if (lim->chunk_sectors)
+		max = min(max, blk_boundary_sectors_left(bio->bi_iter.bi_sector,
+							 lim->chunk_sectors));
+	start = bio->bi_iter.bi_sector & (pbs - 1);
+	end = (start + max) & ~(pbs - 1);
+	if (end > start)
+		return end - start;
+	return max & ~(lbs - 1);
+}
+
+/*
  * Split @bio so that its bounce copy, one page per PAGE_SIZE of data, is
- * a single request: first to the queue limits as its own pages are laid
- * out, like blk-mq would (REQ_NOWAIT and REQ_ATOMIC bios that need that
- * split fail there as they would), then to ib_max_bounce().  The remainder
- * is resubmitted; it queues on current->bio_list behind the front, which
- * holds no pool pages yet.  An atomic write is never torn: it comes back
- * whole even if one bounce cannot carry it.  Returns the front, or NULL if
- * @bio was ended.
+ * a single request: at the first point where either the queue limits (as
+ * blk-mq would split @bio as its own pages are laid out) or one bounce's
+ * pages end, so the pieces reach the driver in order and the one
+ * remainder, the bio as submitted, keeps what submit_bio_noacct() marked
+ * on it (BIO_BPS_THROTTLED).  The remainder is resubmitted; it queues on
+ * current->bio_list behind the front, which holds no pool pages yet.
+ * REQ_NOWAIT bios that need a split end with BLK_STS_AGAIN, as blk-mq
+ * ends them.  An atomic write is split to the limits only, never torn: it
+ * comes back whole even if one bounce cannot carry it.  Returns the front,
+ * or NULL if @bio was ended.
  */
 static struct bio *ib_split(struct bio *bio)
 {
 	const struct queue_limits *lim = &bdev_get_queue(bio->bi_bdev)->limits;
-	unsigned int max_bytes = ib_max_bounce(bio);
+	unsigned int nsegs;
 	struct bio *split;
+	int sectors;
 
-	bio = bio_split_to_limits(bio);
-	if (!bio || bio->bi_iter.bi_size <= max_bytes ||
-	    (bio->bi_opf & REQ_ATOMIC))
-		return bio;
-	if (bio->bi_opf & REQ_NOWAIT) {
-		ib_end_bio(bio, BLK_STS_AGAIN);
+	if (bio->bi_opf & REQ_ATOMIC)
+		return bio_split_to_limits(bio);
+	sectors = bio_split_rw_at(bio, lim, &nsegs,
+				  ib_max_io_sectors(bio, lim) << SECTOR_SHIFT);
+	if (sectors < 0) {
+		ib_end_bio(bio, errno_to_blk_status(sectors));
 		return NULL;
 	}
-	/* As bio_split_alignment(): zoned writes split at their granularity. */
-	max_bytes = rounddown(max_bytes, lim->zone_write_granularity ?:
-					 lim->logical_block_size);
-	split = bio_split(bio, max_bytes >> SECTOR_SHIFT, GFP_NOIO, &ib_split_set);
-	if (!split) {
+	if (!sectors)
+		return bio;
+	split = bio_split(bio, sectors, GFP_NOIO, &ib_split_set);
+	if (IS_ERR_OR_NULL(split)) {
 		ib_end_bio(bio, BLK_STS_RESOURCE);
 		return NULL;
 	}
+	/* As bio_submit_split(): the front is not merged with others. */
+	split->bi_opf |= REQ_NOMERGE;
 	ib_inc(IB_BIOS_SPLIT);
 	trace_intbounce_split(split);
 	bio_chain(split, bio);
@@ -445,6 +474,10 @@ static bool ib_bounce_and_replace(struct bio **bio_ptr)
 	}
 	/* From the bio as submitted: a split front has only BIO_REMAPPED. */
 	ib_copy_submit_flags(bounce, orig);
+#ifdef CONFIG_BLK_CGROUP
+	/* io.latency times the request from the bio's issue, not from 0. */
+	bounce->bi_issue = orig->bi_issue;
+#endif
 	atomic_inc(&ib_inflight);
 	ib_inc(IB_BIOS_BOUNCED);
 	trace_intbounce_bounced(bio);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
-# plan: 101
+# plan: 102
 #
 # intbounce.ko: direct I/O buffers rewritten while a write is in flight must
 # not fail T10 PI writes.  Every case first shows vanilla failing.
@@ -236,6 +236,27 @@ cat $PD | sed 's/^/# pidisk: /'
 expect_eq "pidisk: no request had more segments than max_segments=4" 0 "$(pdstat segment_violations)"
 expect_eq "pidisk: requests of 4 segments arrived (the limit was reached)" 4 "$(pdstat max_segments_seen)"
 ok_if "pidisk_test unloads" rmmod pidisk_test
+# One write split both by the queue limits (64 KiB requests) and by what
+# one bounce carries (4 pages): the pieces must reach the disk in order
+# (a zoned disk fails a write out of order).  Split in two steps, the
+# queue's remainder was resubmitted before the bounce's, and the disk saw
+# [0, 16K), [64K, 80K), ..., [16K, 32K) ...
+modprobe pidisk_test max_segments=4 max_sectors_kb=64 queue_depth=1 ||
+	bail "pidisk_test max_sectors_kb=64"
+wait_for_dev $sd || bail "no $sd"
+modprobe intbounce mode=always || bail "intbounce"
+TR=/sys/kernel/tracing
+echo > $TR/trace
+echo 1 > $TR/events/block/block_rq_issue/enable
+PIRACE_BUF=hugetlb "$ST_HELPERS/pirace" "$sd" 1 1024 512 >/dev/null
+echo 0 > $TR/events/block/block_rq_issue/enable
+devno=$(tr : , < /sys/block/$name/dev)
+issued=$(grep "block_rq_issue: $devno W" $TR/trace | awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "+") { print $i; break } }')
+diag "a 512 KiB write from a huge page, always: $(echo "$issued" | wc -l) requests at sectors $(echo $issued | cut -c1-80)..."
+ok_if "pidisk max_sectors_kb=64 max_segments=4, always: a 512 KiB write's requests reach the disk in order" \
+	test "$(echo "$issued" | wc -l)" -ge 8 -a "$(echo $issued)" = "$(echo "$issued" | sort -n | tr '\n' ' ' | sed 's/ $//')"
+rmmod intbounce
+rmmod pidisk_test
 
 # ---- i. a partition: data lands where it was aimed -------------------------
 # The racy disk (max_sectors_kb=64: blk-mq splits every 1 MiB write).  A
