@@ -111,7 +111,7 @@ platform)	# this kernel, nothing loaded
 rocheck)
 	nullb
 	ro_off() { echo "off $(iops "${RW4K[@]}")"; }
-	ro_on() { modprobe rocheck; echo "on $(iops "${RW4K[@]}")"; rmmod rocheck; }
+	ro_on() { modprobe rocheck || exit 1; echo "on $(iops "${RW4K[@]}")"; rmmod rocheck; }
 	pairs 7 ro_off ro_on > /tmp/r
 	pair_ratios ratio
 	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
@@ -122,7 +122,7 @@ intbounce|intbounce_nocopy)
 	sleep 0.5
 	sd=$(scsi_debug_disk); wait_for_dev "$sd"
 	name=${sd#/dev/}
-	modprobe intbounce
+	modprobe intbounce || exit 1
 	P=/sys/module/intbounce/parameters/mode
 	# The 1 MiB rows carry the goals and run 10 s (and the buffered one
 	# 256 MiB): in host time, 5 s runs and 128 MiB read always/buffered
@@ -213,7 +213,7 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	bo_writer_setup
 	bo_off() { echo "off $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*; sync; }
 	bo_on() {
-		modprobe blkowner
+		modprobe blkowner || exit 1
 		echo "on $(bw_kib "${BUF[@]}")"; rm -f /mnt/b*; sync
 		echo "recharged $(bo_stat bios_recharged)"
 		echo "exempt $(bo_stat bios_exempt)"
@@ -232,7 +232,7 @@ blkowner|blkowner_ext)	# blkowner_ext: booted with blk_page_ext=on
 	echo 50 > /proc/sys/vm/dirty_background_ratio
 	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
-	modprobe blkowner
+	modprobe blkowner || exit 1
 	dd if=/dev/zero of=/mnt/m bs=4096 count=1 seek=65536 status=none
 	bash -c 'echo $$ > /sys/fs/cgroup/blkio/foo/cgroup.procs; exec dd if=/dev/zero of=/mnt/m bs=1M count=256 conv=notrunc status=none'
 	bo_footprint
@@ -401,7 +401,7 @@ blkowner_anon)	# the swap half's cost: anonymous page faults in a tagged group
 	}
 	an_off() { echo "off $(faults)"; }
 	an_on() {
-		modprobe blkowner
+		modprobe blkowner || exit 1
 		echo "on $(faults)"
 		echo "tagged $(bo_stat anon_tagged)"
 		rmmod blkowner
@@ -411,7 +411,7 @@ blkowner_anon)	# the swap half's cost: anonymous page faults in a tagged group
 	medians without=off with=on tagged=tagged
 	pair_ratios ratio
 	# Memory per tracked anonymous page: 256 MiB held, tagged.
-	modprobe blkowner
+	modprobe blkowner || exit 1
 	"$ST_HELPERS/anontouch" 256 6 hold > /dev/null &
 	sleep 4
 	bo_footprint
