@@ -17,8 +17,10 @@
  * direct I/O bio carries it as a single multi-page bvec.
  *
  * Prints "writes=N failed=F eilseq=E torn=T intact=I scribbled=S
- * unreadable=U": failed writes (completion error; E of them with EILSEQ,
- * a protection error), and for successful writes the blocks
+ * unreadable=U nomem=M": failed writes (refused at submission or a
+ * completion error; E of them with EILSEQ, a protection error, M with
+ * ENOMEM or EAGAIN, a clean failure for want of memory), and for
+ * successful writes the blocks
  * that match the submitted data (intact), hold one whole scribble of the
  * racer (scribbled: written from the buffer after submission, as intbounce
  * retry mode does), read back with an error (unreadable), or anything
@@ -123,7 +125,7 @@ int main(int argc, char **argv)
 	size_t size, lbs = 512, b;
 	off_t base = 0;
 	unsigned long count, i, failed = 0, torn = 0, intact = 0;
-	unsigned long scribbled = 0, unreadable = 0, eilseq = 0;
+	unsigned long scribbled = 0, unreadable = 0, eilseq = 0, nomem = 0;
 	uint32_t *buf, *want, *got;
 	struct timespec zero = { 0, 0 };
 	int fd, err = 0;
@@ -186,6 +188,8 @@ int main(int argc, char **argv)
 		if (syscall(SYS_io_submit, ctx, 1, cbs) != 1) {
 			/* Refused at submission (e.g. no memory): a clean failure. */
 			failed++;
+			if (errno == ENOMEM || errno == EAGAIN)
+				nomem++;
 			if (!err)
 				err = errno;
 			continue;
@@ -209,6 +213,8 @@ int main(int argc, char **argv)
 			failed++;
 			if (ev.res == -EILSEQ)
 				eilseq++;
+			if (ev.res == -ENOMEM || ev.res == -EAGAIN)
+				nomem++;
 			if (!err)
 				err = ev.res < 0 ? (int)-ev.res : 0;
 			continue;
@@ -235,8 +241,9 @@ int main(int argc, char **argv)
 				torn++;
 		}
 	}
-	printf("writes=%lu failed=%lu eilseq=%lu torn=%lu intact=%lu scribbled=%lu unreadable=%lu",
-	       count, failed, eilseq, torn, intact, scribbled, unreadable);
+	printf("writes=%lu failed=%lu eilseq=%lu torn=%lu intact=%lu scribbled=%lu unreadable=%lu nomem=%lu",
+	       count, failed, eilseq, torn, intact, scribbled, unreadable,
+	       nomem);
 	if (err)
 		printf(" first_error=%s", strerror(err));
 	printf("\n");
