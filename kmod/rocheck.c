@@ -530,7 +530,8 @@ static blk_status_t rc_verdict(struct bio *bio, struct block_device *bdev,
 		return BLK_STS_OK;
 	if (p == RC_WARN) {
 		rc_count(bdev, gfp, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
-		trace_rocheck_bio(bio, RC_VERDICT_WARNED);
+		trace_rocheck_bio(bio->bi_bdev->bd_dev, bio->bi_iter.bi_sector,
+				  bio->bi_iter.bi_size, op, RC_VERDICT_WARNED);
 		pr_warn_ratelimited("%pg: %s of %u bytes at sector %llu of %pg to read-only device by %s[%d] passed (submit=warn)\n",
 				    bdev, blk_op_str(op), bio->bi_iter.bi_size,
 				    (unsigned long long)bio->bi_iter.bi_sector,
@@ -540,7 +541,8 @@ static blk_status_t rc_verdict(struct bio *bio, struct block_device *bdev,
 	}
 	rc_count(bdev, gfp, RC_BIOS_REFUSED, rc_op_counter(op),
 		 bio->bi_iter.bi_size);
-	trace_rocheck_bio(bio, RC_VERDICT_REFUSED);
+	trace_rocheck_bio(bio->bi_bdev->bd_dev, bio->bi_iter.bi_sector,
+			  bio->bi_iter.bi_size, op, RC_VERDICT_REFUSED);
 	pr_warn_ratelimited("%pg: refused %s of %u bytes at sector %llu of %pg to read-only device by %s[%d]\n",
 			    bdev, blk_op_str(op), bio->bi_iter.bi_size,
 			    (unsigned long long)bio->bi_iter.bi_sector,
@@ -782,14 +784,16 @@ static blk_status_t rc_clone(struct request *rq, struct gendisk *disk)
 		p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
 	if (p == RC_WARN) {
 		rc_count(bdev, GFP_NOWAIT, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
-		trace_rocheck_rq(rq, bdev, RC_VERDICT_WARNED);
+		trace_rocheck_rq(bdev->bd_dev, blk_rq_pos(rq),
+				 blk_rq_bytes(rq), op, RC_VERDICT_WARNED);
 		pr_warn_ratelimited("%pg: cloned %s of %u bytes at sector %llu to read-only device passed (submit=warn)\n",
 				    bdev, blk_op_str(op), blk_rq_bytes(rq),
 				    (unsigned long long)blk_rq_pos(rq));
 	} else if (p == RC_DENY) {
 		rc_count(bdev, GFP_NOWAIT, RC_BIOS_REFUSED, rc_op_counter(op),
 			 blk_rq_bytes(rq));
-		trace_rocheck_rq(rq, bdev, RC_VERDICT_REFUSED);
+		trace_rocheck_rq(bdev->bd_dev, blk_rq_pos(rq),
+				 blk_rq_bytes(rq), op, RC_VERDICT_REFUSED);
 		pr_warn_ratelimited("%pg: refused cloned %s of %u bytes at sector %llu to read-only device\n",
 				    bdev, blk_op_str(op), blk_rq_bytes(rq),
 				    (unsigned long long)blk_rq_pos(rq));

@@ -11,7 +11,6 @@
 
 #include <linux/blk_types.h>
 #include <linux/blkdev.h>
-#include <linux/blk-mq.h>
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 
@@ -59,54 +58,45 @@ TRACE_EVENT(rocheck_open,
 		      __entry->comm, __entry->pid)
 );
 
-TRACE_EVENT(rocheck_bio,
-	    TP_PROTO(struct bio *bio, enum rc_verdict verdict),
-	    TP_ARGS(bio, verdict),
-	    TP_STRUCT__entry(__field(dev_t, dev)
-			     __field(sector_t, sector)
-			     __field(unsigned int, bytes)
-			     __string(op, blk_op_str(bio_op(bio)))
-			     __field(int, verdict)
-			     __field(pid_t, pid)
-			     __array(char, comm, TASK_COMM_LEN)),
-	    TP_fast_assign(__entry->dev = bio->bi_bdev->bd_dev;
-			   __entry->sector = bio->bi_iter.bi_sector;
-			   __entry->bytes = bio->bi_iter.bi_size;
-			   __assign_str(op);
-			   __entry->verdict = verdict;
-			   __entry->pid = task_pid_nr(current);
-			   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
-	    TP_printk("%d,%d %s %llu + %u bytes %s by %s[%d]",
-		      MAJOR(__entry->dev), MINOR(__entry->dev),
-		      __get_str(op), (unsigned long long)__entry->sector,
-		      __entry->bytes, show_rc_verdict(__entry->verdict),
-		      __entry->comm, __entry->pid)
+/*
+ * A write rocheck judged as a bio: rocheck_bio at submission (dev is the
+ * bio's device), rocheck_rq for a request-based dm clone (dev is the
+ * read-only disk or partition it would change).
+ */
+DECLARE_EVENT_CLASS(rocheck_io,
+		    TP_PROTO(dev_t dev, sector_t sector, unsigned int bytes,
+			     enum req_op op, enum rc_verdict verdict),
+		    TP_ARGS(dev, sector, bytes, op, verdict),
+		    TP_STRUCT__entry(__field(dev_t, dev)
+				     __field(sector_t, sector)
+				     __field(unsigned int, bytes)
+				     __string(op, blk_op_str(op))
+				     __field(int, verdict)
+				     __field(pid_t, pid)
+				     __array(char, comm, TASK_COMM_LEN)),
+		    TP_fast_assign(__entry->dev = dev;
+				   __entry->sector = sector;
+				   __entry->bytes = bytes;
+				   __assign_str(op);
+				   __entry->verdict = verdict;
+				   __entry->pid = task_pid_nr(current);
+				   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
+		    TP_printk("%d,%d %s %llu + %u bytes %s by %s[%d]",
+			      MAJOR(__entry->dev), MINOR(__entry->dev),
+			      __get_str(op), (unsigned long long)__entry->sector,
+			      __entry->bytes, show_rc_verdict(__entry->verdict),
+			      __entry->comm, __entry->pid)
 );
 
-TRACE_EVENT(rocheck_rq,
-	    TP_PROTO(struct request *rq, struct block_device *bdev,
-		     enum rc_verdict verdict),
-	    TP_ARGS(rq, bdev, verdict),
-	    TP_STRUCT__entry(__field(dev_t, dev)
-			     __field(sector_t, sector)
-			     __field(unsigned int, bytes)
-			     __string(op, blk_op_str(req_op(rq)))
-			     __field(int, verdict)
-			     __field(pid_t, pid)
-			     __array(char, comm, TASK_COMM_LEN)),
-	    TP_fast_assign(__entry->dev = bdev->bd_dev;
-			   __entry->sector = blk_rq_pos(rq);
-			   __entry->bytes = blk_rq_bytes(rq);
-			   __assign_str(op);
-			   __entry->verdict = verdict;
-			   __entry->pid = task_pid_nr(current);
-			   memcpy(__entry->comm, current->comm, TASK_COMM_LEN);),
-	    TP_printk("%d,%d %s %llu + %u bytes %s by %s[%d]",
-		      MAJOR(__entry->dev), MINOR(__entry->dev),
-		      __get_str(op), (unsigned long long)__entry->sector,
-		      __entry->bytes, show_rc_verdict(__entry->verdict),
-		      __entry->comm, __entry->pid)
-);
+DEFINE_EVENT(rocheck_io, rocheck_bio,
+	     TP_PROTO(dev_t dev, sector_t sector, unsigned int bytes,
+		      enum req_op op, enum rc_verdict verdict),
+	     TP_ARGS(dev, sector, bytes, op, verdict));
+
+DEFINE_EVENT(rocheck_io, rocheck_rq,
+	     TP_PROTO(dev_t dev, sector_t sector, unsigned int bytes,
+		      enum req_op op, enum rc_verdict verdict),
+	     TP_ARGS(dev, sector, bytes, op, verdict));
 
 TRACE_EVENT(rocheck_cmd,
 	    TP_PROTO(struct block_device *bdev, u8 opcode, sector_t start,
