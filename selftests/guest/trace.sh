@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
-# plan: 43
+# plan: 44
 #
 # The trace events of intbounce.ko and blkowner.ko: each step of a debugfs
 # stats counter is one event of the matching name (rocheck's events are
@@ -65,6 +65,12 @@ dd if="$sd" of=/dev/null bs=64k count=4 iflag=direct status=none
 echo retry > $IP/mode
 r=$("$ST_HELPERS/pirace" "$sd" 2 1024 512)
 diag "retry: $r"
+# A disk told not to generate protection information: its writes pass
+# untouched (skipped_nogenerate).
+echo auto > $IP/mode
+echo 0 > /sys/block/$name/integrity/write_generate
+dd if=/dev/urandom of="$sd" bs=64k count=2 oflag=direct status=none
+echo 1 > /sys/block/$name/integrity/write_generate
 echo off > $IP/mode
 dd if=/dev/zero of="$sd" bs=64k count=1 oflag=direct status=none
 # blk-mq splits to the queue limits before the hook; intbounce splits what
@@ -84,7 +90,7 @@ for c in $(awk '$1 ~ /^skipped_/ { print $1 }' $IS); do
 	check $IS "$c intbounce_skipped: .*: ${c#skipped_}\$"
 done
 for c in bios_bounced bios_split retry_clones retries skipped_stable_pages \
-	 skipped_not_write skipped_mode_off; do
+	 skipped_not_write skipped_mode_off skipped_nogenerate; do
 	expect_gt "intbounce: the workload moved $c" "${moved[$c]}" 0
 done
 rmmod intbounce
