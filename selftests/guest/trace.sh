@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
-# plan: 44
+# plan: 45
 #
 # The trace events of intbounce.ko and blkowner.ko: each step of a debugfs
 # stats counter is one event of the matching name (rocheck's events are
@@ -73,6 +73,18 @@ dd if=/dev/urandom of="$sd" bs=64k count=2 oflag=direct status=none
 echo 1 > /sys/block/$name/integrity/write_generate
 echo off > $IP/mode
 dd if=/dev/zero of="$sd" bs=64k count=1 oflag=direct status=none
+# Polled writes (io_uring, hipri) on a PI disk with a poll queue: their
+# completion is polled on the original bio, so they pass untouched
+# (skipped_polled).
+echo auto > $IP/mode
+rmmod scsi_debug || bail "rmmod scsi_debug"
+modprobe scsi_debug dif=1 dix=1 guard=0 dev_size_mb=16 submit_queues=2 \
+	poll_queues=1 || bail "scsi_debug with a poll queue"
+sleep 0.5
+sd=$(scsi_debug_disk) && wait_for_dev "$sd" || bail "no scsi_debug disk"
+fio --name=polled --filename="$sd" --ioengine=io_uring --hipri=1 --direct=1 \
+	--rw=write --bs=64k --size=1m --output=/tmp/fio.out >/dev/null 2>&1 ||
+	diag "fio hipri: $(grep -m1 -i error /tmp/fio.out)"
 # blk-mq splits to the queue limits before the hook; intbounce splits what
 # is left larger than one bounce request: max_segments=4 pages here.
 modprobe pidisk_test max_segments=4 max_sectors_kb=1024 || bail "pidisk_test"
@@ -90,7 +102,7 @@ for c in $(awk '$1 ~ /^skipped_/ { print $1 }' $IS); do
 	check $IS "$c intbounce_skipped: .*: ${c#skipped_}\$"
 done
 for c in bios_bounced bios_split retry_clones retries skipped_stable_pages \
-	 skipped_not_write skipped_mode_off skipped_nogenerate; do
+	 skipped_not_write skipped_mode_off skipped_nogenerate skipped_polled; do
 	expect_gt "intbounce: the workload moved $c" "${moved[$c]}" 0
 done
 rmmod intbounce
