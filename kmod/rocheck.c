@@ -518,36 +518,50 @@ static enum rc_counter rc_op_counter(enum req_op op)
 	}
 }
 
+/*
+ * Count, trace and log a write of @bytes at @sector of @target that would
+ * change read-only @bdev: a bio, or a request-based dm clone (@clone).
+ * Returns the policy that applies.
+ */
+static enum rc_policy rc_io_verdict(struct block_device *bdev,
+				    struct block_device *target,
+				    enum req_op op, sector_t sector,
+				    unsigned int bytes, bool clone, gfp_t gfp)
+{
+	enum rc_policy p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
+	enum rc_verdict v;
+
+	if (p == RC_OFF)
+		return p;
+	if (p == RC_WARN) {
+		rc_count(bdev, gfp, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
+		v = RC_VERDICT_WARNED;
+	} else {
+		rc_count(bdev, gfp, RC_BIOS_REFUSED, rc_op_counter(op), bytes);
+		v = RC_VERDICT_REFUSED;
+	}
+	if (clone)
+		trace_rocheck_rq(target->bd_dev, sector, bytes, op, v);
+	else
+		trace_rocheck_bio(target->bd_dev, sector, bytes, op, v);
+	pr_warn_ratelimited("%pg: %s%s%s of %u bytes at sector %llu of %pg to read-only device by %s[%d]%s\n",
+			    bdev, p == RC_DENY ? "refused " : "",
+			    clone ? "cloned " : "", blk_op_str(op), bytes,
+			    (unsigned long long)sector, target, current->comm,
+			    task_pid_nr(current),
+			    p == RC_WARN ? " passed (submit=warn)" : "");
+	return p;
+}
+
 /* The verdict on @bio, a write that would change read-only @bdev. */
 static blk_status_t rc_verdict(struct bio *bio, struct block_device *bdev,
 			       gfp_t gfp)
 {
-	enum req_op op = bio_op(bio);
-	enum rc_policy p;
-
-	p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
-	if (p == RC_OFF)
-		return BLK_STS_OK;
-	if (p == RC_WARN) {
-		rc_count(bdev, gfp, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
-		trace_rocheck_bio(bio->bi_bdev->bd_dev, bio->bi_iter.bi_sector,
-				  bio->bi_iter.bi_size, op, RC_VERDICT_WARNED);
-		pr_warn_ratelimited("%pg: %s of %u bytes at sector %llu of %pg to read-only device by %s[%d] passed (submit=warn)\n",
-				    bdev, blk_op_str(op), bio->bi_iter.bi_size,
-				    (unsigned long long)bio->bi_iter.bi_sector,
-				    bio->bi_bdev, current->comm,
-				    task_pid_nr(current));
-		return BLK_STS_OK;
-	}
-	rc_count(bdev, gfp, RC_BIOS_REFUSED, rc_op_counter(op),
-		 bio->bi_iter.bi_size);
-	trace_rocheck_bio(bio->bi_bdev->bd_dev, bio->bi_iter.bi_sector,
-			  bio->bi_iter.bi_size, op, RC_VERDICT_REFUSED);
-	pr_warn_ratelimited("%pg: refused %s of %u bytes at sector %llu of %pg to read-only device by %s[%d]\n",
-			    bdev, blk_op_str(op), bio->bi_iter.bi_size,
-			    (unsigned long long)bio->bi_iter.bi_sector,
-			    bio->bi_bdev, current->comm, task_pid_nr(current));
-	return BLK_STS_IOERR;
+	if (rc_io_verdict(bdev, bio->bi_bdev, bio_op(bio),
+			  bio->bi_iter.bi_sector, bio->bi_iter.bi_size, false,
+			  gfp) == RC_DENY)
+		return BLK_STS_IOERR;
+	return BLK_STS_OK;
 }
 
 /*
@@ -773,32 +787,16 @@ static blk_status_t rc_clone(struct request *rq, struct gendisk *disk)
 {
 	enum req_op op = req_op(rq);
 	struct block_device *bdev;
-	enum rc_policy p = RC_OFF;
 
 	if (!op_is_write(op) || (op_is_flush(rq->cmd_flags) &&
 				 !blk_rq_sectors(rq)))
 		return BLK_STS_OK;
 	bdev = rc_ro_in_range(disk, blk_rq_pos(rq),
 			      blk_rq_pos(rq) + blk_rq_sectors(rq));
-	if (bdev)
-		p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
-	if (p == RC_WARN) {
-		rc_count(bdev, GFP_NOWAIT, RC_BIOS_WARNED, RC_NR_COUNTERS, 0);
-		trace_rocheck_rq(bdev->bd_dev, blk_rq_pos(rq),
-				 blk_rq_bytes(rq), op, RC_VERDICT_WARNED);
-		pr_warn_ratelimited("%pg: cloned %s of %u bytes at sector %llu to read-only device passed (submit=warn)\n",
-				    bdev, blk_op_str(op), blk_rq_bytes(rq),
-				    (unsigned long long)blk_rq_pos(rq));
-	} else if (p == RC_DENY) {
-		rc_count(bdev, GFP_NOWAIT, RC_BIOS_REFUSED, rc_op_counter(op),
-			 blk_rq_bytes(rq));
-		trace_rocheck_rq(bdev->bd_dev, blk_rq_pos(rq),
-				 blk_rq_bytes(rq), op, RC_VERDICT_REFUSED);
-		pr_warn_ratelimited("%pg: refused cloned %s of %u bytes at sector %llu to read-only device\n",
-				    bdev, blk_op_str(op), blk_rq_bytes(rq),
-				    (unsigned long long)blk_rq_pos(rq));
+	if (bdev && rc_io_verdict(bdev, disk->part0, op, blk_rq_pos(rq),
+				  blk_rq_bytes(rq), true,
+				  GFP_NOWAIT) == RC_DENY)
 		return BLK_STS_TARGET;
-	}
 	return BLK_STS_OK;
 }
 

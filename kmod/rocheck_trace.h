@@ -59,9 +59,9 @@ TRACE_EVENT(rocheck_open,
 );
 
 /*
- * A write rocheck judged as a bio: rocheck_bio at submission (dev is the
- * bio's device), rocheck_rq for a request-based dm clone (dev is the
- * read-only disk or partition it would change).
+ * A write rocheck judged as a bio: rocheck_bio at submission,
+ * rocheck_rq for a request-based dm clone; dev is the device the write
+ * addresses (the bio's, the clone's disk).
  */
 DECLARE_EVENT_CLASS(rocheck_io,
 		    TP_PROTO(dev_t dev, sector_t sector, unsigned int bytes,
