@@ -34,9 +34,10 @@
  * shared: a deep backlog of one throttled cgroup stalls its siblings'
  * fsync.  So blkowner also counts each owner's re-charged bytes in flight
  * and, in the dirty_throttle hook, pauses a task of that cgroup that dirties
- * more while the backlog is above dirty_backlog_kb and held back (its
- * oldest bio in flight for over 100 ms): the throttle then applies where
- * the pages are dirtied, as it does for direct I/O.
+ * more while the backlog is above dirty_backlog_kb and held back by
+ * blk-throttle, on the task's way back to user space, where it holds no
+ * lock: the throttle then applies where the pages are dirtied, as it
+ * does for direct I/O.
  *
  * Swap: blk-throttle sees swap-out associated with the folio's memory
  * cgroup, which on v1 with blkio mounted apart from memory (as systemd
@@ -55,7 +56,8 @@
  * memory limit (by its tasks, or by khugepaged charging it for a huge page)
  * waits for its writes, so holding them slows that cgroup alone: there
  * blkowner clears REQ_SWAP and blk-throttle queues the bio, and the task
- * waits while more than dirty_backlog_kb of them are held.
+ * waits, outside the hooks, while more than dirty_backlog_kb of them are
+ * held.
  *
  * Not re-charged: metadata and journal bios (REQ_META, REQ_PRIO), sync
  * writeback done by another task (REQ_SYNC; optional, see exempt_sync),
@@ -214,7 +216,6 @@ static DEFINE_PER_CPU(struct bo_stats, bo_stats);
 
 static bool bo_enabled = true;
 static bool bo_swap = true;
-static bool bo_unloading;
 static int bo_hierarchies = BO_V1;
 static bool bo_v2_override;
 static bool bo_exempt_sync = true;
@@ -853,41 +854,58 @@ static long bo_held_bytes(struct bo_owner *o)
 #define BO_PAUSE	(HZ / 20)
 
 /*
- * Pace a task that reclaims its own cgroup's memory, as bo_dirty_throttle()
- * paces a dirtier: v1 limit reclaim starts writeback on every folio it
- * meets before it waits for any, so unpaced it puts its whole limit under
- * blk-throttle in one burst (32 MiB for a 32 MiB limit) and the swap
- * disk's rate depends on where a window falls in it.  The task waits here,
- * before @bio joins the queue, while blk-throttle holds more than the
- * backlog budget of the owner's writes; not inside a stacked driver's
+ * Pace a task that reclaims its own cgroup's memory (or khugepaged, for
+ * it), as bo_dirty_throttle() paces a dirtier: v1 limit reclaim starts
+ * writeback on every folio it meets before it waits for any, so unpaced
+ * it puts its whole limit under blk-throttle in one burst (32 MiB for a
+ * 32 MiB limit) and the swap disk's rate depends on where a window falls
+ * in it.  The task is paced in its reclaim, where v1 limit reclaim also
+ * waits for the writeback of folios it meets again, but right after the
+ * hooks return, outside their SRCU section: before @bio joins the queue,
+ * it waits while blk-throttle holds more than the backlog budget of the
+ * owner's writes (bo_submit_pause()).  Not inside a stacked driver's
  * submit_bio (current->bio_list), where the wait would hold up others.
- * Unload, swap=0 and kthread_stop() end a wait within one pause.
  */
 static void bo_swap_pace(struct bio *bio, unsigned long owner)
 {
 	long budget = (long)READ_ONCE(bo_backlog_kb) << 10;
 	struct bo_owner *o;
-	long held;
 
 	if (!budget || current->bio_list)
 		return;
 	o = bo_wb_owner_of(owner);
+	/* @bio is counted but not queued yet: it waits on the others. */
+	if (o && bo_held_bytes(o) - bio->bi_iter.bi_size > budget)
+		blk_hooks_pause_after_submit();
+}
+
+/* The pause bo_swap_pace() asked for, slept outside the hooks' section. */
+static int bo_submit_pause(struct bio *bio)
+{
+	long budget = (long)READ_ONCE(bo_backlog_kb) << 10;
+	struct cgroup_subsys_state *css;
+	unsigned long owner;
+	struct bo_owner *o;
+	long held;
+
+	if (!budget || !READ_ONCE(bo_swap) ||
+	    ((current->flags & PF_KTHREAD) && kthread_should_stop()))
+		return 0;
+	/* bo_submit() associated @bio with its owner's cgroup. */
+	css = bio_blkcg_css(bio);
+	owner = css ? bo_css_owner(css) : 0;
+	o = owner ? bo_wb_owner_of(owner) : NULL;
 	if (!o)
-		return;
-	for (;;) {
-		/* @bio is counted but not queued yet: it waits on the others. */
-		held = bo_held_bytes(o) - bio->bi_iter.bi_size;
-		if (held <= budget || !READ_ONCE(bo_swap) ||
-		    READ_ONCE(bo_unloading) || fatal_signal_pending(current) ||
-		    ((current->flags & PF_KTHREAD) && kthread_should_stop()))
-			break;
-		bo_inc(BO_SWAP_PAUSES);
-		this_cpu_add(bo_stats.count[BO_SWAP_PAUSED_MS],
-			     jiffies_to_msecs(BO_PAUSE));
-		trace_blkowner_swapper_paused(bo_owner_id(owner), held,
-					      jiffies_to_msecs(BO_PAUSE));
-		schedule_timeout_killable(BO_PAUSE);
-	}
+		return 0;
+	held = bo_held_bytes(o) - bio->bi_iter.bi_size;
+	if (held <= budget)
+		return 0;
+	bo_inc(BO_SWAP_PAUSES);
+	this_cpu_add(bo_stats.count[BO_SWAP_PAUSED_MS],
+		     jiffies_to_msecs(BO_PAUSE));
+	trace_blkowner_swapper_paused(bo_owner_id(owner), held,
+				      jiffies_to_msecs(BO_PAUSE));
+	return BO_PAUSE;
 }
 
 /*
@@ -1115,9 +1133,10 @@ static blk_status_t bo_submit(struct bio *bio)
  * Pace a task that dirties pages while blk-throttle holds more than the
  * budget of its cgroup's re-charged writeback: without it the task fills
  * the page cache at memory speed and the flusher queues all of it behind
- * the throttle.  The hook core sleeps each pause returned here outside
- * its SRCU section and asks again, so the task goes on within BO_PAUSE of
- * the backlog falling within the budget, and no unload waits for it.
+ * the throttle.  The hook core sleeps the pause on the task's way back to
+ * user space (BLK_HOOK_RESUME, @mapping NULL), after write(2) dropped the
+ * file's i_rwsem, outside the SRCU section, and asks again, so the task
+ * goes on within BO_PAUSE of the backlog falling within the budget.
  */
 static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 {
@@ -1128,7 +1147,7 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 	if (!budget || atomic_long_read(&bo_inflight_bytes) <= budget)
 		return 0;
 	rcu_read_lock_sched();
-	owner = bo_current_owner(mapping);
+	owner = mapping ? bo_current_owner(mapping) : bo_task_owner();
 	rcu_read_unlock_sched();
 	if (!owner)
 		return 0;
@@ -1139,6 +1158,9 @@ static int bo_dirty_throttle(struct address_space *mapping, unsigned int flags)
 		return 0;
 	if (flags & BDP_ASYNC)
 		return -EAGAIN;
+	/* Without BLK_HOOK_SLEEP the core arms the pause: count it later. */
+	if (!(flags & BLK_HOOK_SLEEP))
+		return BO_PAUSE;
 	bo_inc(BO_DIRTIER_PAUSES);
 	trace_blkowner_dirtier_paused(bo_owner_id(owner),
 				      atomic_long_read(&o->inflight),
@@ -1152,6 +1174,7 @@ static struct blk_hook_ops bo_hook_ops = {
 	.submit = bo_submit,
 	.folio_dirtied = bo_folio_dirtied,
 	.dirty_throttle = bo_dirty_throttle,
+	.submit_pause = bo_submit_pause,
 	.folio_migrate = bo_folio_migrate,
 	.folio_split = bo_folio_split,
 	.anon_folio_new = bo_anon_folio_new,
@@ -1229,8 +1252,6 @@ static void __exit bo_exit(void)
 	struct bo_owner *o;
 	unsigned long id;
 
-	/* A reclaimer paced in bo_swap_pace() must not hold up unregister. */
-	WRITE_ONCE(bo_unloading, true);
 	blk_hooks_unregister(&bo_hook_ops);
 	debugfs_remove_recursive(bo_debugfs);
 	/* Split-off and counted bios end in our code. */
