@@ -160,7 +160,7 @@ static struct bp_words ib_mode_words = {
 };
 module_param_cb(mode, &bp_words_ops, &ib_mode_words, 0600);
 MODULE_PARM_DESC(mode,
-		 "off; always (bounce every data write to an integrity disk); auto (default: bounce only writes whose pages stable pages do not protect); retry (no copy up front, a write that fails with a protection error is sent once more from a bounce copy)");
+		 "off; always (bounce every data write to an integrity disk); auto (default: bounce only writes whose pages stable pages do not protect); retry (no copy up front, a write that fails with a protection error is sent once more from a bounce copy; on a zoned disk as auto)");
 
 static struct bp_uint ib_pool_pages_param = {
 	.value = &ib_pool_pages, .min = BIO_MAX_VECS, .max = 65536,
@@ -279,6 +279,9 @@ static void ib_end_io(struct bio *bounce)
 
 	if (bounce->bi_status)
 		orig->bi_status = bounce->bi_status;
+	/* Where the device wrote it (blk-mq and the zone plug set it). */
+	if (bio_op(bounce) == REQ_OP_ZONE_APPEND)
+		orig->bi_iter.bi_sector = bounce->bi_iter.bi_sector;
 	ib_free_pages(bounce);
 	bio_put(bounce);
 	bio_endio(orig);
@@ -357,9 +360,10 @@ static unsigned int ib_max_io_sectors(struct bio *bio,
  * on it (BIO_BPS_THROTTLED).  The remainder is resubmitted; it queues on
  * current->bio_list behind the front, which holds no pool pages yet.
  * REQ_NOWAIT bios that need a split end with BLK_STS_AGAIN, as blk-mq
- * ends them.  An atomic write is split to the limits only, never torn: it
- * comes back whole even if one bounce cannot carry it.  Returns the front,
- * or NULL if @bio was ended.
+ * ends them.  An atomic write or a zone append is split to the limits only
+ * (where blk-mq fails one that would need a split), never torn: it comes
+ * back whole even if one bounce cannot carry it.  Returns the front, or
+ * NULL if @bio was ended.
  */
 static struct bio *ib_split(struct bio *bio)
 {
@@ -368,7 +372,7 @@ static struct bio *ib_split(struct bio *bio)
 	struct bio *split;
 	int sectors;
 
-	if (bio->bi_opf & REQ_ATOMIC)
+	if ((bio->bi_opf & REQ_ATOMIC) || bio_op(bio) == REQ_OP_ZONE_APPEND)
 		return bio_split_to_limits(bio);
 	sectors = bio_split_rw_at(bio, lim, &nsegs,
 				  ib_max_io_sectors(bio, lim) << SECTOR_SHIFT);
@@ -578,7 +582,7 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 		return true;
 	if (ib_retrying())
 		return ib_bounce_and_replace(bio_ptr);
-	if (bio_op(bio) != REQ_OP_WRITE)
+	if (bio_op(bio) != REQ_OP_WRITE && bio_op(bio) != REQ_OP_ZONE_APPEND)
 		return ib_skip(bio, IB_SKIP_NOT_WRITE);
 	if (!bio_has_data(bio) || !bio_sectors(bio))
 		return ib_skip(bio, IB_SKIP_NO_DATA);
@@ -599,6 +603,14 @@ static bool ib_integrity_prep(struct bio **bio_ptr)
 		return ib_skip(bio, IB_SKIP_POLLED);
 	if (bio_has_crypt_ctx(bio))
 		return ib_skip(bio, IB_SKIP_CRYPTO);
+	/*
+	 * On a zoned disk a failed write has moved the write pointer past
+	 * what it got written before its error, so a resend from its start
+	 * would fail; a zone append's resend could land elsewhere.  Retry
+	 * mode bounces there up front, as auto does.
+	 */
+	if (mode == IB_RETRY && bdev_is_zoned(bio->bi_bdev))
+		mode = IB_AUTO;
 	if (mode == IB_AUTO && ib_bio_stable(bio))
 		return ib_skip(bio, IB_SKIP_STABLE);
 
