@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
-# plan: 11
+# plan: 15
 #
 # intbounce.ko and io_uring.  io_uring issues O_DIRECT writes with
 # REQ_NOWAIT first and retries from a worker on EAGAIN; with RWF_NOWAIT
@@ -50,4 +50,51 @@ for mod in vanilla intbounce; do
 	fi
 done
 ok_if "intbounce unloads" rmmod intbounce
+
+# The NOWAIT failure path: every page allocation made with intbounce's
+# text on the stack fails (fail_page_alloc, require-start/end from
+# /proc/kallsyms), so bounce pages come from the 256-page reserve alone,
+# and 16 RWF_NOWAIT writes of 512 KiB in flight (128 pages each, no split
+# with max_sectors_kb=1024) need more.  A write that finds the pool dry
+# must end with EAGAIN at once: no wait, no hang, no other error.  (Those
+# that fail here fail on the bio's allocation or on the pool: the bounce's
+# bvecs come from slab pages the injection fails too.)  A module that
+# waits for NOWAIT allocations fails the first two checks: its writes
+# block until memory comes back, and none ends with EAGAIN.
+# The disk holds each request 10 jiffies, so the 16 are in flight at once.
+echo 1024 > /sys/block/$name/queue/max_sectors_kb
+echo 10 > /sys/bus/pseudo/drivers/scsi_debug/delay
+modprobe intbounce mode=always pool_pages=256 || bail "pool_pages=256"
+F=/sys/kernel/debug/fail_page_alloc
+read -r lo hi < <(awk '$4 == "[intbounce]" && $2 ~ /^[tT]$/ { print $1 }' /proc/kallsyms |
+	sort | sed -n '1p;$p' | tr '\n' ' ')
+echo "0x$lo" > $F/require-start
+printf '0x%x\n' $((0x$hi + 4096)) > $F/require-end
+echo N > $F/task-filter
+echo N > $F/ignore-gfp-wait
+echo N > $F/ignore-gfp-highmem
+echo 0 > $F/min-order
+echo 0 > $F/space
+echo 0 > $F/verbose
+echo 1 > $F/interval
+echo 1000000 > $F/times
+echo 100 > $F/probability
+a0=$(stat alloc_failures) w0=$(stat pool_waits)
+fio --name=dry --filename="$sd" --ioengine=io_uring --direct=1 --rw=write \
+	--bs=512k --size=32m --iodepth=16 --nowait=1 --eta=never \
+	--output=/tmp/fio.out >/dev/null 2>&1
+st=$?
+err=$(grep -m1 -o 'error=[^)]*' /tmp/fio.out)
+echo 0 > $F/probability
+echo 0 > $F/require-start
+echo 0xffffffffffffffff > $F/require-end
+diag "pool dry: fio $st, $err; alloc_failures $a0 -> $(stat alloc_failures), pool_waits $w0 -> $(stat pool_waits), $((1000000 - $(cat $F/times))) page allocations failed"
+ok_if "pool dry: RWF_NOWAIT writes end with EAGAIN, nothing else (fio $st, $err)" \
+	test $st -ne 0 -a "$err" = "error=Resource temporarily unavailable"
+expect_gt "pool dry: the bounces that found the pool dry were counted (alloc_failures)" \
+	"$(stat alloc_failures)" "$a0"
+uring 512k 1
+ok_if "pool dry, injection off: the same writes succeed and verify ($err)" test $? -eq 0
+expect_eq "pool dry: no bounce left in flight" 0 "$(stat inflight)"
+rmmod intbounce
 st_done
