@@ -7,7 +7,9 @@
  * and bio_check_ro() merely warns, once, about write bios that reach a
  * read-only device through writeback or a dm/md/loop stack.
  *
- * rocheck checks every way a write reaches a disk:
+ * rocheck checks the ways a write reaches a disk through the block layer
+ * (what it does not see, such as a vendor HBA's own ioctls or a command a
+ * dm device forwards to its path, is listed in docs/rocheck.md):
  *   - submission (default "deny"): every bio that would modify a read-only
  *     disk or partition ends with BLK_STS_IOERR before it reaches the
  *     driver.  This is where enforcement belongs: it sees writeback of
