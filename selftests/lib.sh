@@ -184,9 +184,10 @@ throttled_dd_setup() {
 # again.  Sets total (disk bytes/s over the 15 s from the dd's start),
 # rate (disk bytes/s over the last 12 s: the throttled steady state),
 # held (the same less what root was charged: the writes blk-throttle
-# let through for foo), share (percent of the window's disk bytes charged
-# to foo), share_total (the same from the start) and charged (bytes
-# charged to foo from the start).  blk-throttle counts a bio as it enters,
+# let through for foo), root_window (bytes charged to root in the
+# window), share (percent of the window's disk bytes charged to foo),
+# share_total (the same from the start) and charged (bytes charged to
+# foo from the start).  blk-throttle counts a bio as it enters,
 # before it waits: with a backlog the share is above 100%.  Root's bios
 # never wait, so what root was charged in the window is what it wrote:
 # its journal, and the exempt sync writeback (exempt_sync), which may
@@ -207,6 +208,7 @@ throttled_dd() {
 	total=$(( (d1 - d) * 1000000 / (t1 - t) ))
 	rate=$(( (d1 - d0) * 1000000 / (t1 - t0) ))
 	held=$(( (d1 - d0 - (r1 - r0)) * 1000000 / (t1 - t0) ))
+	root_window=$((r1 - r0))
 	share=$(( (c1 - c0) * 100 / (d1 - d0 + 1) ))
 	share_total=$(( (c1 - c) * 100 / (d1 - d + 1) ))
 	charged=$((c1 - c))
