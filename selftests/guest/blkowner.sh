@@ -179,8 +179,14 @@ name2=${sd2#/dev/}; dev2=$(cat /sys/block/$name2/dev)
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$sd2" >/dev/null 2>&1 &&
 	mkdir -p /mnt2 && mount "$sd2" /mnt2 || bail "mkfs/mount second disk"
 written2() { sectors "$name2"; }
+# bar's limit is 4 U, but the debug kernel writes bar's ext4 at 298-327
+# KiB/s beside foo at 128 (four runs, 2026-12-04..07; 514-567 alone),
+# below 4 U = 512: there bar's limit is 2 U, under what it can write
+# (228 KiB/s of 256 measured, foo 118 of 128).
+BU=$((4 * U))
+[ "$slow" -gt 1 ] && BU=$((2 * U))
 limit foo $U
-echo "$dev2 $((4 * U))" > $CG/bar/blkio.throttle.write_bps_device
+echo "$dev2 $BU" > $CG/bar/blkio.throttle.write_bps_device
 # A writeback bio stays ~1.2 MiB whatever U is: at U = 128 KiB/s a 20 s
 # window holds two or three of foo's bios, so on a slow kernel the bios
 # are split to 1/16 of U as in the split_kb case.
@@ -196,10 +202,10 @@ echo 0 > $P/split_kb
 wait $p1 $p2
 settle; rm -f /mnt/f1 /mnt2/f2; umount /mnt2
 rf=$(( (b1 - a1) * 1000 / ((tb - ta) / 1000000) )); rb=$(( (b2 - a2) * 1000 / ((tb - ta) / 1000000) ))
-diag "two groups: foo $((rf / 1024)) KiB/s (limit $((U / 1024))), bar $((rb / 1024)) KiB/s (limit $((4 * U / 1024)))"
+diag "two groups: foo $((rf / 1024)) KiB/s (limit $((U / 1024))), bar $((rb / 1024)) KiB/s (limit $((BU / 1024)))"
 echo "# two groups: foo_kibps=$((rf / 1024)) bar_kibps=$((rb / 1024))"
 ok_if "two groups: foo within 15% of $L" within "$rf" $U 15
-ok_if "two groups: bar within 15% of $((4 * U / 1024)) KiB/s" within "$rb" $((4 * U)) 15
+ok_if "two groups: bar within 15% of $((BU / 1024)) KiB/s" within "$rb" "$BU" 15
 
 # ---- c. shared file, interleaved 1 MiB regions ----------------------------
 f0=$(charged foo); b0=$(charged bar)
