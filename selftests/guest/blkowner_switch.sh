@@ -110,8 +110,11 @@ rmdir $CG/new
 
 # ---- rmdir while re-charged bios wait in blk-throttle -------------------------
 # foo at 256 KiB/s; the flusher queues its 4 MiB (16 s of budget), and foo
-# is removed while they wait.  blk-throttle gives the bios of a removed
-# group to its parent; the data must all land, soon.
+# is removed while they wait.  blk-throttle keeps the removed group's
+# queue and its limit: the bios go out at foo's rate (15980 ms measured
+# for the 4 MiB), not at once.  The data must all land, the bios
+# re-charged to a group that no longer exists must complete, and the
+# module must unload after them.  The bound is about twice foo's rate.
 echo 100 > /proc/sys/vm/dirty_writeback_centisecs
 echo 100 > /proc/sys/vm/dirty_expire_centisecs
 echo $((1 << 20)) > /proc/sys/vm/dirty_background_bytes
