@@ -246,3 +246,34 @@ v1_swap_setup() {
 		bash -c 'echo $$ > '"$CG/$g"'/cgroup.procs && echo $$ > '"$MG/$g"'/cgroup.procs && exec "$@"' _ "$@" &
 	}
 }
+
+# fail_page_alloc_in MODULE: fail every page allocation made with
+# MODULE's text on the stack (fail_page_alloc's require-start/end, from
+# /proc/kallsyms), order 0 and waiting ones included, until
+# fail_page_alloc_off.
+fail_page_alloc_in() {
+	local f=/sys/kernel/debug/fail_page_alloc lo hi
+	read -r lo hi < <(awk -v m="[$1]" '$4 == m && $2 ~ /^[tT]$/ { print $1 }' /proc/kallsyms |
+		sort | sed -n '1p;$p' | tr '\n' ' ')
+	[ -n "$hi" ] || bail "no text of $1 in /proc/kallsyms"
+	echo "0x$lo" > $f/require-start
+	printf '0x%x\n' $((0x$hi + 4096)) > $f/require-end
+	echo N > $f/task-filter
+	echo N > $f/ignore-gfp-wait
+	echo N > $f/ignore-gfp-highmem
+	echo 0 > $f/min-order
+	echo 0 > $f/space
+	echo 0 > $f/verbose
+	echo 1 > $f/interval
+	echo 1000000 > $f/times
+	echo 100 > $f/probability
+}
+# fail_page_alloc_off: injection off and the stack filter back to its
+# default (any address); prints how many allocations were failed.
+fail_page_alloc_off() {
+	local f=/sys/kernel/debug/fail_page_alloc
+	echo 0 > $f/probability
+	echo 0 > $f/require-start
+	echo 0xffffffffffffffff > $f/require-end
+	echo $((1000000 - $(cat $f/times)))
+}
