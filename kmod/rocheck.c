@@ -868,7 +868,7 @@ static int rc_nvme_cmd(struct gendisk *disk, u32 nsid,
 	u64 lba = 0;
 
 	if (admin)
-		e = rc_nvme_admin_reads_only(cmd) ? RC_CMD_NONE :
+		e = rc_nvme_admin_changes_nothing(cmd) ? RC_CMD_NONE :
 						    RC_CMD_UNBOUNDED;
 	else
 		e = rc_nvme_effect(cmd, &lba, &blocks);

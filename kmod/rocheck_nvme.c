@@ -17,13 +17,21 @@
  * Admin commands go to the controller, which has no disk.  Those that only
  * read or report (Identify, Get Log Page, Get Features, Security Receive,
  * Get LBA Status, Directive Receive's reports, the Fabrics Property Get,
- * ...) pass; every other one (Format NVM, Sanitize, Set Features,
- * Firmware Download and Commit, Namespace Management and Attachment,
- * Device Self-test, vendor specific ones) may change any namespace:
- * whatever NSID it names, Format NVM may format them all (the
- * controller's Format NVM Attributes say so, not the command), Sanitize
- * and Firmware Commit act on the whole controller, and Set Features'
- * scope depends on the feature.
+ * ...) pass, and so do those that only set up the host's side of the
+ * controller, which the driver sends whenever it resets one: queue
+ * creation and deletion, Doorbell Buffer Config, the Fabrics Connect,
+ * Property Set and authentication, and Set Features of the volatile
+ * host-interface features (power state, queue count, interrupts,
+ * asynchronous events, autonomous power states, host memory buffer,
+ * timestamp, keep alive, host behavior), unless asked to save them.
+ * Every other one (Format NVM, Sanitize, Security Send, Set Features of
+ * anything else, such as the volatile write cache or a temperature
+ * threshold, Firmware Download and Commit, Namespace Management and
+ * Attachment, Device Self-test, vendor specific ones) may change any
+ * namespace or setting: whatever NSID it names, Format NVM may format them
+ * all (the controller's Format NVM Attributes say so, not the command),
+ * Sanitize and Firmware Commit act on the whole controller, and Set
+ * Features' scope depends on the feature.
  */
 #include <asm/byteorder.h>
 #include <linux/bits.h>
@@ -71,7 +79,33 @@ enum rc_cmd_effect rc_nvme_effect(const struct nvme_command *cmd,
 	}
 }
 
-bool rc_nvme_admin_reads_only(const struct nvme_command *cmd)
+/* Set Features: Save (CDW10 bit 31) and the Feature Identifier (7:0). */
+#define RC_NVME_FEAT_SAVE	BIT(31)
+#define RC_NVME_FEAT_FID	0xff
+
+static bool rc_nvme_feature_host_side(const struct nvme_command *cmd)
+{
+	u32 cdw10 = le32_to_cpu(cmd->features.fid);
+
+	if (cdw10 & RC_NVME_FEAT_SAVE)
+		return false;
+	switch (cdw10 & RC_NVME_FEAT_FID) {
+	case NVME_FEAT_POWER_MGMT:
+	case NVME_FEAT_NUM_QUEUES:
+	case NVME_FEAT_IRQ_COALESCE:
+	case NVME_FEAT_IRQ_CONFIG:
+	case NVME_FEAT_ASYNC_EVENT:
+	case NVME_FEAT_AUTO_PST:
+	case NVME_FEAT_HOST_MEM_BUF:
+	case NVME_FEAT_TIMESTAMP:
+	case NVME_FEAT_KATO:
+	case NVME_FEAT_HOST_BEHAVIOR:
+		return true;
+	}
+	return false;
+}
+
+bool rc_nvme_admin_changes_nothing(const struct nvme_command *cmd)
 {
 	switch (cmd->common.opcode) {
 	case nvme_admin_get_log_page:
@@ -82,7 +116,14 @@ bool rc_nvme_admin_reads_only(const struct nvme_command *cmd)
 	case nvme_admin_keep_alive:
 	case nvme_admin_security_recv:
 	case nvme_admin_get_lba_status:
+	case nvme_admin_delete_sq:
+	case nvme_admin_create_sq:
+	case nvme_admin_delete_cq:
+	case nvme_admin_create_cq:
+	case nvme_admin_dbbuf:
 		return true;
+	case nvme_admin_set_features:
+		return rc_nvme_feature_host_side(cmd);
 	case nvme_admin_directive_recv:	/* not Allocate Resources */
 		switch (le32_to_cpu(cmd->common.cdw11) & 0xff) {
 		case RC_NVME_DIR_RCV_RETURN_PARAMS:
@@ -91,7 +132,15 @@ bool rc_nvme_admin_reads_only(const struct nvme_command *cmd)
 		}
 		return false;
 	case nvme_fabrics_command:
-		return cmd->fabrics.fctype == nvme_fabrics_type_property_get;
+		switch (cmd->fabrics.fctype) {
+		case nvme_fabrics_type_property_get:
+		case nvme_fabrics_type_property_set:
+		case nvme_fabrics_type_connect:
+		case nvme_fabrics_type_auth_send:
+		case nvme_fabrics_type_auth_receive:
+			return true;
+		}
+		return false;
 	}
 	return false;
 }

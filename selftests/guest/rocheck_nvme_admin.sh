@@ -1,19 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
-# plan: 23
+# plan: 31
 # nvme: 64+64
 #
 # rocheck.ko and NVMe admin commands.  They go to the controller's admin
 # queue, which has no disk: rocheck judges them when the driver receives
 # them from user space (the nvme_cmd hook), against every namespace of the
-# controller.  One controller, two namespaces: nvme0n1 read-only, nvme0n2
-# writable.  Plain kernel first: Format NVM, sent to the controller or to
-# the namespace's node, erases the read-only namespace; Set Features
-# changes the volatile write cache.  With rocheck both are refused and
-# change nothing, as are a device self-test and a vendor specific
-# command; Identify, Get Log Page and Get Features answer as before; the
-# writable namespace's I/O is not touched.
+# controller; the kernel's own admin commands (OPAL's Security Send,
+# hwmon's Set Features) when the driver sets them up on the admin queue.
+# One controller, two namespaces: nvme0n1 read-only, nvme0n2 writable.
+# Plain kernel first: Format NVM, sent to the controller or to the
+# namespace's node, erases the read-only namespace; Set Features changes
+# the volatile write cache, and the temperature threshold when hwmon
+# writes it.  With rocheck all are refused and change nothing, as are a
+# device self-test and a vendor specific command; Identify, Get Log Page
+# and Get Features answer as before; a controller reset, whose Set
+# Features only set up the host's side, brings the controller back with
+# the namespace still read-only; the writable namespace's I/O is not
+# touched.
 . "$(dirname "$0")/../lib.sh"
 
 A=$ST_HELPERS/nvmeadmin
@@ -52,6 +57,13 @@ v=$(vwc)
 adm $ctl setfeat 6 $(( ${v:-0} ^ 1 ))
 ok_if "plain kernel: Set Features, volatile write cache $v -> $(( ${v:-0} ^ 1 )), takes ($out)" test "$(vwc)" != "$v"
 adm $ctl setfeat 6 "$v"
+hw=$(ls -d /sys/class/nvme/nvme0/hwmon* 2>/dev/null | head -1)
+[ -w "$hw/temp1_max" ] || bail "no writable hwmon temp1_max under /sys/class/nvme/nvme0 (CONFIG_NVME_HWMON)"
+t=$(cat "$hw/temp1_max")
+echo $((t + 5000)) > "$hw/temp1_max"
+expect_eq "plain kernel: hwmon's Set Features (temperature threshold $t -> $((t + 5000)) m°C) takes" \
+	$((t + 5000)) "$(cat "$hw/temp1_max")"
+echo "$t" > "$hw/temp1_max"
 
 # --- rocheck ------------------------------------------------------------------
 modprobe rocheck || bail "rocheck"
@@ -71,9 +83,27 @@ adm $ctl vendor
 expect_eq "rocheck: a vendor specific admin command is refused" errno=EACCES "$out"
 adm $ctl format $id2
 expect_eq "rocheck: Format NVM naming the writable namespace is refused while one is read-only" errno=EACCES "$out"
+r=took
+echo $((t + 5000)) 2>/dev/null > "$hw/temp1_max" || r=failed
+expect_eq "rocheck: hwmon's Set Features (temperature threshold), the kernel's own admin command, fails" failed "$r"
+expect_eq "rocheck: the temperature threshold is unchanged" "$t" "$(cat "$hw/temp1_max")"
 expect_eq "rocheck: the read-only namespace's data is unchanged" "$before" "$(data1)"
 expect_eq "rocheck: the write cache setting is unchanged" "$v" "$(vwc)"
-expect_eq "rocheck: every refusal is counted on nvme0n1 (cmds_refused)" 7 $(( $(rc_stat nvme0n1 cmds_refused) - r0 ))
+expect_eq "rocheck: every refusal is counted on nvme0n1 (cmds_refused)" 8 $(( $(rc_stat nvme0n1 cmds_refused) - r0 ))
+aen=$("$A" $ctl getfeat 0x0b | sed -n 's/^ok value=//p')
+adm $ctl setfeat 0x0b "$aen"
+expect_eq "rocheck: Set Features of a host-interface feature (asynchronous events, $aen) passes" ok "$out"
+adm $ctl setfeat $((0x8000000b)) "$aen"
+expect_eq "rocheck: the same, asked to be saved, is refused" errno=EACCES "$out"
+echo 1 > /sys/class/nvme/nvme0/reset_controller
+for i in $(seq 100); do
+	[ "$(cat /sys/class/nvme/nvme0/state)" = live ] && [ -b $ns1 ] && break
+	sleep 0.2
+done
+expect_eq "rocheck: a controller reset (the driver's own queue and Set Features commands) brings it back" \
+	live "$(cat /sys/class/nvme/nvme0/state)"
+expect_eq "rocheck: after the reset nvme0n1 is still read-only" 1 "$(blockdev --getro $ns1)"
+expect_eq "rocheck: after the reset nvme0n1 reads as before" "$before" "$(data1)"
 adm $ctl identify 1
 expect_eq "rocheck: Identify Controller answers as before" "$idc" "$out"
 adm $ctl identify 0 $id1

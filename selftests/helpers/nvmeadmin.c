@@ -7,12 +7,15 @@
  * or generic char device.  CMD is one of:
  *   format NSID          Format NVM of NSID (FFFFFFFF: all), LBA format 0,
  *                        no secure erase
- *   setfeat FID VAL [NSID]  Set Features FID to VAL (not saved)
+ *   setfeat FID VAL [NSID]  Set Features FID to VAL (saved if FID has
+ *                        bit 31, Save, set)
  *   getfeat FID [NSID]   Get Features FID, current value
  *   identify CNS [NSID]  Identify, the 4096-byte answer
  *   getlog LID [NSID]    Get Log Page LID, 512 bytes
  *   selftest NSID        Device Self-test, short
  *   vendor               opcode 0xc1 (vendor specific), no data
+ *   attach|detach NSID CNTLID  Namespace Attachment of NSID to or from the
+ *                        controller CNTLID (of the same subsystem)
  *
  * Prints "ok" and, for getfeat the value ("ok value=0xN"), for identify
  * and getlog a checksum of the data ("ok sum=0xN"), and exits 0 when the
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
 	int fd, ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: nvmeadmin DEV format|setfeat|getfeat|identify|getlog|selftest|vendor [ARG...]\n");
+		fprintf(stderr, "usage: nvmeadmin DEV format|setfeat|getfeat|identify|getlog|selftest|vendor|attach|detach [ARG...]\n");
 		return 2;
 	}
 	cmd = argv[2];
@@ -56,7 +59,8 @@ int main(int argc, char **argv)
 		c.timeout_ms = 60000;
 	} else if (!strcmp(cmd, "setfeat") && argc >= 5) {
 		c.opcode = 0x09;
-		c.cdw10 = num(argc, argv, 3, 0) & 0xff;
+		/* FID, and Save (bit 31) if given. */
+		c.cdw10 = num(argc, argv, 3, 0) & 0x800000ff;
 		c.cdw11 = num(argc, argv, 4, 0);
 		c.nsid = num(argc, argv, 5, 0);
 	} else if (!strcmp(cmd, "getfeat") && argc >= 4) {
@@ -82,6 +86,19 @@ int main(int argc, char **argv)
 		c.cdw10 = 1;	/* short device self-test */
 	} else if (!strcmp(cmd, "vendor") && argc == 3) {
 		c.opcode = 0xc1;
+	} else if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) &&
+		   argc == 5) {
+		/* A controller list of one: the count, then the ID (LE). */
+		unsigned long id = num(argc, argv, 4, 0);
+
+		c.opcode = 0x15;
+		c.nsid = num(argc, argv, 3, 0);
+		c.cdw10 = !strcmp(cmd, "detach");
+		buf[0] = 1;
+		buf[2] = id & 0xff;
+		buf[3] = id >> 8;
+		c.addr = (uintptr_t)buf;
+		c.data_len = 4096;
 	} else {
 		fprintf(stderr, "nvmeadmin: bad command or arguments\n");
 		return 2;
@@ -102,7 +119,7 @@ int main(int argc, char **argv)
 	}
 	if (c.opcode == 0x0a) {
 		printf("ok value=0x%x\n", c.result);
-	} else if (c.data_len) {
+	} else if (c.data_len && c.opcode != 0x15) {
 		for (i = 0; i < c.data_len; i++)
 			sum = (sum ^ buf[i]) * 1099511628211ULL;
 		printf("ok sum=0x%llx\n", (unsigned long long)sum);
