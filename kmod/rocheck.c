@@ -67,6 +67,7 @@
 
 #include "blkpolicy_param.h"
 #include "rocheck_cmd.h"
+#include "rocheck_lock.h"
 
 #define CREATE_TRACE_POINTS
 #include "rocheck_trace.h"
@@ -454,6 +455,12 @@ static void rc_count(struct block_device *bdev, gfp_t gfp,
 
 /* ---- hooks ---- */
 
+/* Read-only by its flag (or its disk's), or locked by new_devices=ro. */
+static inline bool rc_read_only(struct block_device *bdev)
+{
+	return bdev_read_only(bdev) || rc_disk_locked(bdev->bd_disk);
+}
+
 static bool rc_open_exempt(void *holder, struct file *bdev_file)
 {
 	struct rc_exempt *ex;
@@ -479,7 +486,9 @@ static int rc_open(struct block_device *bdev, blk_mode_t mode, void *holder,
 {
 	enum rc_policy p;
 
-	if (!(mode & BLK_OPEN_WRITE) || !bdev_read_only(bdev))
+	if (READ_ONCE(rc_lock_active))
+		rc_lock_open(bdev->bd_disk);
+	if (!(mode & BLK_OPEN_WRITE) || !rc_read_only(bdev))
 		return 0;
 	p = rc_policy_for(bdev, READ_ONCE(rc_open_policy));
 	if (p == RC_OFF)
@@ -614,7 +623,7 @@ static blk_status_t rc_submit(struct bio *bio)
 	/* An empty flush changes nothing on the medium. */
 	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
 		return BLK_STS_OK;
-	if (bdev_read_only(bdev))
+	if (rc_read_only(bdev))
 		return rc_verdict(bio, bdev, (bio->bi_opf & REQ_NOWAIT) ?
 					     GFP_NOWAIT : GFP_NOIO);
 	if (bdev_is_partition(bdev) || !bio_sectors(bio) ||
@@ -637,7 +646,7 @@ static blk_status_t rc_submit(struct bio *bio)
 static struct block_device *rc_ro_in_range(struct gendisk *disk,
 					   sector_t start, sector_t end)
 {
-	if (bdev_read_only(disk->part0))
+	if (rc_read_only(disk->part0))
 		return disk->part0;
 	if (!rc_disk_has_parts(disk))
 		return NULL;
@@ -851,14 +860,17 @@ out:
 }
 
 /*
- * An NVMe command from user space, before the driver builds a request:
- * asked once for an I/O command's namespace, once per namespace of the
- * controller for an admin command.  @disk is the namespace's disk as the
- * user sees it (a multipath head, whose path disks' queues the request
- * goes to), so its partitions and read-only state are the ones set.
+ * An NVMe command the passthrough hook cannot judge: an admin command,
+ * asked about once for each namespace it can reach, or a user's I/O
+ * command to a multipath head.  @disk is the namespace's disk as the user
+ * sees it (a multipath head, whose path disks' queues the request goes
+ * to), so its partitions and read-only state are the ones set.  The
+ * set-up of a controller's host side (its queues, unsaved host-interface
+ * features) passes only from the driver itself: from a user, a queue it
+ * creates could carry commands no hook sees.
  */
 static int rc_nvme_cmd(struct gendisk *disk, u32 nsid,
-		       const struct nvme_command *cmd, bool admin)
+		       const struct nvme_command *cmd, unsigned int flags)
 {
 	struct block_device *bdev;
 	enum rc_policy p = RC_OFF;
@@ -867,9 +879,10 @@ static int rc_nvme_cmd(struct gendisk *disk, u32 nsid,
 	u32 blocks = 0;
 	u64 lba = 0;
 
-	if (admin)
-		e = rc_nvme_admin_changes_nothing(cmd) ? RC_CMD_NONE :
-						    RC_CMD_UNBOUNDED;
+	if (flags & BLK_HOOK_NVME_ADMIN)
+		e = rc_nvme_admin_changes_nothing(cmd,
+						  flags & BLK_HOOK_NVME_KERNEL) ?
+		    RC_CMD_NONE : RC_CMD_UNBOUNDED;
 	else
 		e = rc_nvme_effect(cmd, &lba, &blocks);
 	if (!rc_effect_range(disk, e, lba, blocks, &start, &end))
@@ -877,6 +890,9 @@ static int rc_nvme_cmd(struct gendisk *disk, u32 nsid,
 	rcu_read_lock();
 	bdev = rc_ro_in_range(disk, start, end);
 	if (bdev)
+		p = rc_policy_for(bdev, READ_ONCE(rc_submit_policy));
+	/* A user's command asked about again was counted when it passed. */
+	if (bdev && (!(flags & BLK_HOOK_NVME_AGAIN) || p == RC_DENY))
 		p = rc_cmd_verdict(bdev, cmd->common.opcode, start, end);
 	rcu_read_unlock();
 	return p == RC_DENY ? -EACCES : 0;
@@ -911,6 +927,7 @@ static int rc_devices_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rc_devices);
+DEFINE_SHOW_ATTRIBUTE(rc_locks);
 
 /* ---- module ---- */
 
@@ -927,15 +944,18 @@ static int __init rc_init(void)
 	rc_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("devices", 0400, rc_debugfs, NULL,
 			    &rc_devices_fops);
+	debugfs_create_file("locks", 0400, rc_debugfs, NULL, &rc_locks_fops);
 	ret = blk_hooks_register(&rc_hook_ops);
 	if (ret) {
 		debugfs_remove_recursive(rc_debugfs);
+		rc_lock_exit();
 		kfree(rcu_access_pointer(rc_exempt));
 		return ret;
 	}
-	pr_info("loaded: open=%s submit=%s\n",
+	pr_info("loaded: open=%s submit=%s new_devices=%s\n",
 		rc_policy_names[rc_open_policy],
-		rc_policy_names[rc_submit_policy]);
+		rc_policy_names[rc_submit_policy],
+		READ_ONCE(rc_lock_active) ? "ro" : "rw");
 	return 0;
 }
 
@@ -948,6 +968,7 @@ static void __exit rc_exit(void)
 
 	blk_hooks_unregister(&rc_hook_ops);
 	debugfs_remove_recursive(rc_debugfs);
+	rc_lock_exit();
 	xa_for_each(&rc_stats, idx, st)
 		kfree(st);
 	xa_destroy(&rc_stats);

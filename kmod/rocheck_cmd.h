@@ -23,6 +23,7 @@ enum rc_cmd_effect rc_cdb_effect(const u8 *cdb, unsigned int len, bool mmc,
 bool rc_ata_reads_only(u8 cmd, u16 feature, u8 count);
 enum rc_cmd_effect rc_nvme_effect(const struct nvme_command *cmd,
 				  u64 *lba, u32 *blocks);
-bool rc_nvme_admin_changes_nothing(const struct nvme_command *cmd);
+bool rc_nvme_admin_changes_nothing(const struct nvme_command *cmd,
+				   bool kernel);
 
 #endif

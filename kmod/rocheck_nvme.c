@@ -17,14 +17,16 @@
  * Admin commands go to the controller, which has no disk.  Those that only
  * read or report (Identify, Get Log Page, Get Features, Security Receive,
  * Get LBA Status, Directive Receive's reports, the Fabrics Property Get,
- * ...) pass, and so do those that only set up the host's side of the
- * controller, which the driver sends whenever it resets one: queue
+ * ...) pass.  So do those that only set up the host's side of the
+ * controller, when the driver sends them at each reset (@kernel): queue
  * creation and deletion, Doorbell Buffer Config, the Fabrics Connect,
  * Property Set and authentication, and Set Features of the volatile
  * host-interface features (power state, queue count, interrupts,
  * asynchronous events, autonomous power states, host memory buffer,
- * timestamp, keep alive, host behavior), unless asked to save them.
- * Every other one (Format NVM, Sanitize, Security Send, Set Features of
+ * timestamp, keep alive, host behavior), unless asked to save them.  From
+ * a user they are refused: an I/O queue a user creates on memory of its
+ * own carries commands the controller runs and no hook sees.  Every other
+ * admin command (Format NVM, Sanitize, Security Send, Set Features of
  * anything else, such as the volatile write cache or a temperature
  * threshold, Firmware Download and Commit, Namespace Management and
  * Attachment, Device Self-test, vendor specific ones) may change any
@@ -105,7 +107,8 @@ static bool rc_nvme_feature_host_side(const struct nvme_command *cmd)
 	return false;
 }
 
-bool rc_nvme_admin_changes_nothing(const struct nvme_command *cmd)
+bool rc_nvme_admin_changes_nothing(const struct nvme_command *cmd,
+				   bool kernel)
 {
 	switch (cmd->common.opcode) {
 	case nvme_admin_get_log_page:
@@ -116,14 +119,15 @@ bool rc_nvme_admin_changes_nothing(const struct nvme_command *cmd)
 	case nvme_admin_keep_alive:
 	case nvme_admin_security_recv:
 	case nvme_admin_get_lba_status:
+		return true;
 	case nvme_admin_delete_sq:
 	case nvme_admin_create_sq:
 	case nvme_admin_delete_cq:
 	case nvme_admin_create_cq:
 	case nvme_admin_dbbuf:
-		return true;
+		return kernel;
 	case nvme_admin_set_features:
-		return rc_nvme_feature_host_side(cmd);
+		return kernel && rc_nvme_feature_host_side(cmd);
 	case nvme_admin_directive_recv:	/* not Allocate Resources */
 		switch (le32_to_cpu(cmd->common.cdw11) & 0xff) {
 		case RC_NVME_DIR_RCV_RETURN_PARAMS:
@@ -134,11 +138,12 @@ bool rc_nvme_admin_changes_nothing(const struct nvme_command *cmd)
 	case nvme_fabrics_command:
 		switch (cmd->fabrics.fctype) {
 		case nvme_fabrics_type_property_get:
+			return true;
 		case nvme_fabrics_type_property_set:
 		case nvme_fabrics_type_connect:
 		case nvme_fabrics_type_auth_send:
 		case nvme_fabrics_type_auth_receive:
-			return true;
+			return kernel;
 		}
 		return false;
 	}

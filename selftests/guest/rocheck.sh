@@ -378,5 +378,5 @@ echo "" > $P/dev_policy
 dm_case "dev_policy cleared" unchanged
 unload
 modinfo rocheck | grep '^parm:' | sed 's/^/# /'
-expect_eq "modinfo describes every parameter" 4 "$(modinfo -F parm rocheck | grep -c .)"
+expect_eq "modinfo describes every parameter" 6 "$(modinfo -F parm rocheck | grep -c .)"
 st_done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
-# plan: 31
+# plan: 33
 # nvme: 64+64
 #
 # rocheck.ko and NVMe admin commands.  They go to the controller's admin
@@ -90,11 +90,21 @@ expect_eq "rocheck: the temperature threshold is unchanged" "$t" "$(cat "$hw/tem
 expect_eq "rocheck: the read-only namespace's data is unchanged" "$before" "$(data1)"
 expect_eq "rocheck: the write cache setting is unchanged" "$v" "$(vwc)"
 expect_eq "rocheck: every refusal is counted on nvme0n1 (cmds_refused)" 8 $(( $(rc_stat nvme0n1 cmds_refused) - r0 ))
+w0=$(rc_stat nvme0n1 cmds_warned)
+echo warn > /sys/module/rocheck/parameters/submit
+adm $ctl setfeat 6 $(( ${v:-0} ^ 1 ))
+o1=$out w1=$(rc_stat nvme0n1 cmds_warned)
+adm $ctl setfeat 6 "$v"
+echo deny > /sys/module/rocheck/parameters/submit
+expect_eq "rocheck, submit=warn: a user's Set Features passes" ok "$o1"
+expect_eq "rocheck, submit=warn: counted once (cmds_warned), asked about again as it is sent" 1 $((w1 - w0))
 aen=$("$A" $ctl getfeat 0x0b | sed -n 's/^ok value=//p')
 adm $ctl setfeat 0x0b "$aen"
-expect_eq "rocheck: Set Features of a host-interface feature (asynchronous events, $aen) passes" ok "$out"
-adm $ctl setfeat $((0x8000000b)) "$aen"
-expect_eq "rocheck: the same, asked to be saved, is refused" errno=EACCES "$out"
+expect_eq "rocheck: a user's Set Features of a host-interface feature (asynchronous events) is refused" errno=EACCES "$out"
+# Create I/O Completion Queue 15, 64 entries, contiguous, at no address:
+# the driver's own set-up command, from a user a queue no hook would see.
+adm $ctl raw 0x05 $(((63 << 16) | 15)) 1
+expect_eq "rocheck: a user's Create I/O Completion Queue is refused" errno=EACCES "$out"
 echo 1 > /sys/class/nvme/nvme0/reset_controller
 for i in $(seq 100); do
 	[ "$(cat /sys/class/nvme/nvme0/state)" = live ] && [ -b $ns1 ] && break

@@ -46,14 +46,18 @@ until_ok() {
 }
 data() { dd if="/dev/$1" bs=1M count=4 iflag=direct status=none | sha256sum | cut -c1-16; }
 
+# heads: the namespaces' disks (nvmeSnN, S the subsystem's instance).
+heads() { ls /sys/block | grep -E '^nvme[0-9]+n[0-9]+$' | sort; }
+
 modprobe nvme || bail "modprobe nvme"
 until_ok test -c /dev/nvme1 || bail "no second controller (is the guest booted with '# nvme-ctrls: 2'?)"
-until_ok test -b /dev/nvme0n2 || bail "no nvme0n1 and nvme0n2"
+until_ok eval '[ $(heads | wc -l) -eq 2 ]' || bail "no two namespaces ($(heads))"
 X=nvme0 Y=nvme1
 [ "$(cat /sys/class/nvme/$X/subsysnqn)" = "$(cat /sys/class/nvme/$Y/subsysnqn)" ] ||
 	bail "$X and $Y are not in one subsystem"
 cx=$(cat /sys/class/nvme/$X/cntlid) cy=$(cat /sys/class/nvme/$Y/cntlid)
-ida=$(cat /sys/block/nvme0n1/nsid) idb=$(cat /sys/block/nvme0n2/nsid)
+set -- $(heads)
+ida=$(cat "/sys/block/$1/nsid") idb=$(cat "/sys/block/$2/nsid")
 diag "controllers $X (ID $cx) and $Y (ID $cy); namespace A is NSID $ida, B NSID $idb"
 until_ok attached $X "$ida" && until_ok attached $Y "$ida" || bail "NSID $ida is not shared by $X and $Y"
 

@@ -16,6 +16,7 @@
  *   vendor               opcode 0xc1 (vendor specific), no data
  *   attach|detach NSID CNTLID  Namespace Attachment of NSID to or from the
  *                        controller CNTLID (of the same subsystem)
+ *   raw OPCODE CDW10 CDW11  any admin command, no data, NSID 0
  *
  * Prints "ok" and, for getfeat the value ("ok value=0xN"), for identify
  * and getlog a checksum of the data ("ok sum=0xN"), and exits 0 when the
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 	int fd, ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: nvmeadmin DEV format|setfeat|getfeat|identify|getlog|selftest|vendor|attach|detach [ARG...]\n");
+		fprintf(stderr, "usage: nvmeadmin DEV format|setfeat|getfeat|identify|getlog|selftest|vendor|attach|detach|raw [ARG...]\n");
 		return 2;
 	}
 	cmd = argv[2];
@@ -86,6 +87,10 @@ int main(int argc, char **argv)
 		c.cdw10 = 1;	/* short device self-test */
 	} else if (!strcmp(cmd, "vendor") && argc == 3) {
 		c.opcode = 0xc1;
+	} else if (!strcmp(cmd, "raw") && argc == 6) {
+		c.opcode = num(argc, argv, 3, 0);
+		c.cdw10 = num(argc, argv, 4, 0);
+		c.cdw11 = num(argc, argv, 5, 0);
 	} else if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) &&
 		   argc == 5) {
 		/* A controller list of one: the count, then the ID (LE). */
