@@ -1,26 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocheck's lock of new devices: with new_devices=ro, every disk that
- * appears afterwards is read-only to rocheck from the moment it exists,
- * until the unlock parameter names it.
+ * appears afterwards is read-only to rocheck from the moment it is
+ * registered, until the unlock parameter names it.
  *
  * "Appears" is the disk's sequence number (diskseq), which the block layer
- * raises for every disk it allocates and again when a disk's medium is
+ * gives every disk it allocates and raises again when a disk's medium is
  * replaced: a hotplugged or rescanned disk, a new dm, md or loop device,
  * a loop device attached again, a new medium in a card reader or CD
- * drive.  Disks present when the setting is made (those whose diskseq is
- * at most the largest then) keep their state.  The check needs no event:
- * every way rocheck judges a write asks rc_disk_locked() beside the
- * read-only flag, so there is no moment between a disk's appearance and
- * its lock, and nothing (udev, a rescan that re-reads the write-protect
- * bit, BLKROSET) can undo it but rocheck's unlock.  At the disk's first
- * open, which for a disk with partitions is the kernel's own partition
- * scan before user space hears of it, rocheck also sets the disk's
- * read-only flag, so tools see it (blockdev --getro, mount).
+ * drive, a removable disk's media change event.  The disks registered
+ * when the setting is made are noted by diskseq and keep their state.
+ * The check needs no event: every way rocheck judges a write asks
+ * rc_disk_locked() beside the read-only flag, so there is no moment
+ * between a disk's registration (before its node exists) and its lock,
+ * and nothing (udev, a rescan that re-reads the write-protect bit,
+ * BLKROSET) undoes it but rocheck's unlock.  At each open of a locked
+ * disk that is not read-only, rocheck sets the whole disk's read-only
+ * policy flag (what BLKROSET sets, which no driver touches), so tools see
+ * it (blockdev --getro, mount); for a disk with partitions the first open
+ * is the kernel's own partition scan, before user space hears of it.
  *
- * Partitions are locked with their disk.  Passthrough commands to a
- * device that has no disk yet (a SCSI device before sd binds it) are
- * not judged: there is no disk to be read-only.
+ * Partitions are locked with their disk.  A hidden disk (an NVMe
+ * multipath path) is not locked: its head is, and the head's bios and
+ * commands are judged at the head.  Not judged: a passthrough command to
+ * a device whose disk is not registered (a SCSI device before sd has
+ * registered its disk, or while sd is unbound: /dev/sgN exists first), and
+ * the first connection of an nbd device present before the setting (nbd
+ * raises diskseq only when it disconnects).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,9 +40,10 @@
 #include "rocheck_lock.h"
 
 /* What rocheck keeps for a disk, by diskseq: xa_mk_value() of these. */
-#define RC_LOCK_UNLOCKED	BIT(0)	/* unlocked by the unlock parameter */
-#define RC_LOCK_KEPT		BIT(1)	/* locked, and new_devices went rw */
-#define RC_LOCK_SET_RO		BIT(2)	/* rocheck set its read-only flag */
+#define RC_LOCK_PRESENT		BIT(0)	/* registered when ro was set */
+#define RC_LOCK_UNLOCKED	BIT(1)	/* unlocked by the unlock parameter */
+#define RC_LOCK_KEPT		BIT(2)	/* locked, and new_devices went rw */
+#define RC_LOCK_SET_RO		BIT(3)	/* rocheck set its read-only flag */
 
 enum { RC_NEW_RW, RC_NEW_RO };
 
@@ -46,14 +53,12 @@ static const char * const rc_new_names[] = {
 };
 
 static int rc_new_policy = RC_NEW_RW;
-/* While new_devices=ro: disks with a larger diskseq are new. */
-static u64 rc_new_after;
 /* Disks with RC_LOCK_KEPT. */
 static unsigned long rc_lock_nr_kept;
 /* new_devices=ro, or a disk kept locked: rc_disk_locked() must look. */
 bool rc_lock_active;
 static DEFINE_XARRAY(rc_lock_disks);
-/* Serializes the parameters' writers; exit closes them. */
+/* Serializes the writers of the state above; exit closes them. */
 static DEFINE_MUTEX(rc_lock_mutex);
 static bool rc_lock_closed;
 
@@ -80,23 +85,30 @@ static int rc_lock_set_flags(u64 seq, unsigned long flags)
 	else
 		xa_erase(&rc_lock_disks, (unsigned long)seq);
 	if (!ret && (old ^ flags) & RC_LOCK_KEPT)
-		rc_lock_nr_kept += (flags & RC_LOCK_KEPT) ? 1 : -1;
+		WRITE_ONCE(rc_lock_nr_kept, rc_lock_nr_kept +
+			   ((flags & RC_LOCK_KEPT) ? 1 : -1));
 	return ret;
 }
 
-/*
- * A new disk is locked once it is registered, which is before its node
- * exists: until then only its driver talks to it, setting it up with
- * commands rocheck could not yet tell from another driver's (the disk has
- * no parent device), and nothing can open it.
- */
 bool __rc_disk_locked(struct gendisk *disk)
 {
-	/* Pairs with the release in rc_new_set(): rc_new_after is set. */
-	if (smp_load_acquire(&rc_new_policy) == RC_NEW_RO &&
-	    disk->diskseq > READ_ONCE(rc_new_after))
-		return device_is_registered(disk_to_dev(disk)) &&
-		       !(rc_lock_flags(disk->diskseq) & RC_LOCK_UNLOCKED);
+	unsigned long flags;
+
+	if (disk->flags & GENHD_FL_HIDDEN)
+		return false;
+	/* Pairs with the releases in rc_new_set(): the flags are noted. */
+	if (smp_load_acquire(&rc_new_policy) == RC_NEW_RO) {
+		flags = rc_lock_flags(disk->diskseq);
+		if (flags & RC_LOCK_KEPT)
+			return true;
+		/*
+		 * Registered before its node exists; until then only its
+		 * driver talks to it, with set-up commands rocheck could not
+		 * tell from another driver's (the disk has no parent yet).
+		 */
+		return !(flags & (RC_LOCK_PRESENT | RC_LOCK_UNLOCKED)) &&
+		       device_is_registered(disk_to_dev(disk));
+	}
 	return READ_ONCE(rc_lock_nr_kept) &&
 	       (rc_lock_flags(disk->diskseq) & RC_LOCK_KEPT);
 }
@@ -105,41 +117,80 @@ bool __rc_disk_locked(struct gendisk *disk)
 void rc_lock_open(struct gendisk *disk)
 {
 	unsigned long flags;
+	bool set = false;
 
 	if (!rc_disk_locked(disk) || get_disk_ro(disk))
 		return;
-	set_disk_ro(disk, true);
+	/* Again under the mutex: an unlock may have come in between. */
 	mutex_lock(&rc_lock_mutex);
-	flags = rc_lock_flags(disk->diskseq);
-	if (rc_lock_set_flags(disk->diskseq, flags | RC_LOCK_SET_RO))
-		pr_warn_ratelimited("%s: no memory to note its read-only flag: rmmod will leave it set\n",
-				    disk->disk_name);
+	if (rc_disk_locked(disk) && !get_disk_ro(disk)) {
+		bdev_set_flag(disk->part0, BD_READ_ONLY);
+		flags = rc_lock_flags(disk->diskseq);
+		if (rc_lock_set_flags(disk->diskseq, flags | RC_LOCK_SET_RO))
+			pr_warn_ratelimited("%s: no memory to note its read-only flag: unlock will leave it set\n",
+					    disk->disk_name);
+		set = true;
+	}
 	mutex_unlock(&rc_lock_mutex);
-	pr_info("%s: new device (diskseq %llu), read-only (new_devices=ro)\n",
-		disk->disk_name, disk->diskseq);
+	if (set)
+		pr_info("%s: new device (diskseq %llu), read-only (new_devices=ro)\n",
+			disk->disk_name, disk->diskseq);
 }
 
-static int rc_max_seq(struct gendisk *disk, void *data)
-{
-	u64 *max = data;
+/* ---- walks of the disks present, under rc_lock_mutex ---- */
 
-	*max = max(*max, disk->diskseq);
-	return 0;
+static int rc_note_present(struct gendisk *disk, void *data)
+{
+	unsigned long flags = rc_lock_flags(disk->diskseq);
+
+	return rc_lock_set_flags(disk->diskseq, flags | RC_LOCK_PRESENT);
 }
 
 static int rc_keep_lock(struct gendisk *disk, void *data)
 {
 	unsigned long flags = rc_lock_flags(disk->diskseq);
 
-	if (disk->diskseq <= rc_new_after || (flags & RC_LOCK_UNLOCKED))
+	if (!rc_disk_locked(disk))
 		return 0;
 	return rc_lock_set_flags(disk->diskseq, flags | RC_LOCK_KEPT);
+}
+
+static int rc_note_seen(struct gendisk *disk, void *data)
+{
+	return xa_err(xa_store(data, (unsigned long)disk->diskseq,
+			       xa_mk_value(1), GFP_KERNEL));
+}
+
+/*
+ * Forget the disks that are gone (a diskseq is never given again), and
+ * with @present_too the notes of new_devices=ro's start.
+ */
+static void rc_lock_prune(bool present_too)
+{
+	struct xarray seen;
+	unsigned long idx, flags;
+	void *v;
+
+	xa_init(&seen);
+	if (blk_hooks_walk_disks(rc_note_seen, &seen))
+		goto out;	/* no memory: keep everything */
+	xa_for_each(&rc_lock_disks, idx, v) {
+		flags = xa_to_value(v);
+		if (!xa_load(&seen, idx))
+			flags = 0;
+		else if (present_too)
+			flags &= ~RC_LOCK_PRESENT;
+		rc_lock_set_flags(idx, flags);
+	}
+out:
+	xa_destroy(&seen);
+	WRITE_ONCE(rc_lock_active,
+		   rc_new_policy == RC_NEW_RO || rc_lock_nr_kept);
 }
 
 static int rc_new_set(const char *val, const struct kernel_param *kp)
 {
 	int new = sysfs_match_string(rc_new_names, val), ret = 0;
-	u64 max = 0;
 
 	if (new < 0) {
 		pr_err("new_devices: invalid value, accepted: rw, ro\n");
@@ -149,22 +200,27 @@ static int rc_new_set(const char *val, const struct kernel_param *kp)
 	if (rc_lock_closed) {
 		ret = -ENODEV;
 	} else if (new == RC_NEW_RO && rc_new_policy != RC_NEW_RO) {
+		rc_lock_prune(true);
 		/* The disks present now are not new. */
-		blk_hooks_walk_disks(rc_max_seq, &max);
-		WRITE_ONCE(rc_new_after, max);
-		WRITE_ONCE(rc_lock_active, true);
-		/* Readers that see ro see rc_new_after (__rc_disk_locked()). */
-		smp_store_release(&rc_new_policy, RC_NEW_RO);
-		pr_info("new_devices=ro: every disk that appears from now on (diskseq above %llu) is read-only until unlocked\n",
-			max);
+		ret = blk_hooks_walk_disks(rc_note_present, NULL);
+		if (ret) {
+			rc_lock_prune(true);
+			pr_err("new_devices: no memory to note the disks present; still rw\n");
+		} else {
+			WRITE_ONCE(rc_lock_active, true);
+			/* Readers that see ro see the disks noted present. */
+			smp_store_release(&rc_new_policy, RC_NEW_RO);
+			pr_info("new_devices=ro: every disk that appears from now on is read-only until unlocked\n");
+		}
 	} else if (new == RC_NEW_RW && rc_new_policy != RC_NEW_RW) {
 		/* The disks locked so far stay locked. */
 		ret = blk_hooks_walk_disks(rc_keep_lock, NULL);
 		if (ret) {
 			pr_err("new_devices: no memory to keep the locks; still ro\n");
 		} else {
-			WRITE_ONCE(rc_new_policy, RC_NEW_RW);
-			WRITE_ONCE(rc_lock_active, rc_lock_nr_kept != 0);
+			/* Readers that see rw see the locks kept. */
+			smp_store_release(&rc_new_policy, RC_NEW_RW);
+			rc_lock_prune(true);
 			pr_info("new_devices=rw: disks that appear from now on are not locked; those locked stay so\n");
 		}
 	}
@@ -189,20 +245,7 @@ MODULE_PARM_DESC(new_devices,
 struct rc_unlock_req {
 	const char *name;
 	dev_t dev;
-	struct gendisk *disk;
 };
-
-static int rc_find_disk(struct gendisk *disk, void *data)
-{
-	struct rc_unlock_req *req = data;
-
-	if (req->dev ? disk_devt(disk) == req->dev :
-	    !strcmp(disk->disk_name, req->name)) {
-		req->disk = disk;
-		return 1;
-	}
-	return 0;
-}
 
 static int rc_unlock_disk(struct gendisk *disk, void *data)
 {
@@ -210,7 +253,8 @@ static int rc_unlock_disk(struct gendisk *disk, void *data)
 	unsigned long flags;
 	int ret;
 
-	if (rc_find_disk(disk, req) != 1)
+	if (req->dev ? disk_devt(disk) != req->dev :
+	    strcmp(disk->disk_name, req->name))
 		return 0;
 	if (!rc_disk_locked(disk))
 		return -EALREADY;
@@ -221,10 +265,10 @@ static int rc_unlock_disk(struct gendisk *disk, void *data)
 	if (ret)
 		return ret;
 	if (flags & RC_LOCK_SET_RO)
-		set_disk_ro(disk, false);
+		bdev_clear_flag(disk->part0, BD_READ_ONLY);
 	pr_info("%s: unlocked (diskseq %llu) by %s[%d]%s\n", disk->disk_name,
 		disk->diskseq, current->comm, task_pid_nr(current),
-		get_disk_ro(disk) ? "; its read-only flag was not rocheck's and stays" : "");
+		get_disk_ro(disk) ? "; its read-only flag is not rocheck's and stays" : "");
 	return 1;
 }
 
@@ -251,8 +295,9 @@ static int rc_unlock_set(const char *val, const struct kernel_param *kp)
 	mutex_lock(&rc_lock_mutex);
 	ret = rc_lock_closed ? -ENODEV :
 	      blk_hooks_walk_disks(rc_unlock_disk, &req);
-	if (ret == 1 || ret == -ENODEV) {
-		ret = ret == 1 ? 0 : ret;
+	if (ret == 1) {
+		ret = 0;
+		rc_lock_prune(false);
 	} else if (ret == -EALREADY) {
 		pr_err("unlock: %s is not locked\n", name);
 		ret = -EINVAL;
@@ -279,21 +324,19 @@ MODULE_PARM_DESC(unlock,
 static int rc_lock_show_disk(struct gendisk *disk, void *data)
 {
 	struct seq_file *m = data;
+	bool locked = rc_disk_locked(disk);
 
-	if (rc_disk_locked(disk) ||
-	    (rc_lock_flags(disk->diskseq) & RC_LOCK_UNLOCKED))
+	if (locked || (rc_lock_flags(disk->diskseq) & RC_LOCK_UNLOCKED))
 		seq_printf(m, "%s %u:%u diskseq=%llu %s\n", disk->disk_name,
 			   MAJOR(disk_devt(disk)), MINOR(disk_devt(disk)),
-			   disk->diskseq,
-			   rc_disk_locked(disk) ? "locked" : "unlocked");
+			   disk->diskseq, locked ? "locked" : "unlocked");
 	return 0;
 }
 
 int rc_locks_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "# new_devices=%s, new after diskseq %llu\n",
-		   rc_new_names[READ_ONCE(rc_new_policy)],
-		   READ_ONCE(rc_new_after));
+	seq_printf(m, "# new_devices=%s\n",
+		   rc_new_names[READ_ONCE(rc_new_policy)]);
 	mutex_lock(&rc_lock_mutex);
 	blk_hooks_walk_disks(rc_lock_show_disk, m);
 	mutex_unlock(&rc_lock_mutex);
@@ -303,13 +346,13 @@ int rc_locks_show(struct seq_file *m, void *v)
 static int rc_lock_clear_ro(struct gendisk *disk, void *data)
 {
 	if (rc_lock_flags(disk->diskseq) & RC_LOCK_SET_RO)
-		set_disk_ro(disk, false);
+		bdev_clear_flag(disk->part0, BD_READ_ONLY);
 	return 0;
 }
 
 /*
  * On unload: no more parameter writes, and the read-only flags rocheck
- * set are cleared, as loading it never happened for those disks.
+ * set are cleared, as if it had never locked those disks.
  */
 void rc_lock_exit(void)
 {

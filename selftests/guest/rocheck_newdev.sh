@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
-# plan: 25
+# plan: 28
+# nvme: 64+64
+# nvme-ctrls: 2
 #
 # rocheck.ko's new_devices=ro: every disk that appears after the setting
 # is read-only from the moment it exists, until unlock names it.  A writer
@@ -13,8 +15,10 @@
 # was, and stays locked through BLKROSET and a SCSI rescan (which re-reads
 # the write-protect bit); a loop device attached afterwards is locked
 # with its partition; unlock makes one disk writable and leaves another
-# locked; bad values are refused; new_devices=rw keeps the locks made and
-# locks no more; rmmod clears the read-only flags rocheck set.
+# locked; an NVMe namespace of two controllers, whose I/O goes through a
+# hidden path disk, is locked at its multipath head and writable once
+# unlocked; bad values are refused; new_devices=rw keeps the locks made
+# and locks no more; rmmod clears the read-only flags rocheck set.
 . "$(dirname "$0")/../lib.sh"
 
 P=/sys/module/rocheck/parameters
@@ -123,6 +127,23 @@ expect_eq "rocheck: and $a takes writes" "$pat" "$(blk0 "$a")"
 ok_if "rocheck: dmesg logs who unlocked $a" sh -c "dmesg | grep -q 'rocheck: $a: unlocked (diskseq [0-9]*) by'"
 put0 "$b"
 expect_eq "rocheck: $b, new too, is still locked" "$zero" "$(blk0 "$b")"
+
+# NVMe multipath: the head is what user space sees; each path is a hidden
+# disk of its own, new too, that the head's bios go through.
+modprobe nvme || bail "modprobe nvme"
+for i in $(seq 100); do
+	h=$(ls /sys/block | grep -E '^nvme[0-9]+n[0-9]+$' | head -1)
+	[ -n "$h" ] && [ -b "/dev/$h" ] && break
+	sleep 0.2
+done
+[ -n "$h" ] || bail "no NVMe namespace"
+put0 "$h"
+expect_eq "rocheck: NVMe namespace $h, probed afterwards, is locked" "$zero" "$(blk0 "$h")"
+ok_if "rocheck: its paths are hidden disks ($(ls /sys/block | grep -E '^nvme[0-9]+c' | tr '\n' ' '))" \
+	sh -c "ls /sys/block | grep -qE '^nvme[0-9]+c[0-9]+n'"
+echo "$h" > $P/unlock
+put0 "$h"
+expect_eq "rocheck: unlocked, $h takes writes through its hidden paths" "$pat" "$(blk0 "$h")"
 
 # --- bad input ----------------------------------------------------------------
 r=ok
