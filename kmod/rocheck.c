@@ -486,7 +486,7 @@ static int rc_open(struct block_device *bdev, blk_mode_t mode, void *holder,
 {
 	enum rc_policy p;
 
-	if (READ_ONCE(rc_lock_active))
+	if (static_branch_unlikely(&rc_lock_key))
 		rc_lock_open(bdev->bd_disk);
 	if (!(mode & BLK_OPEN_WRITE) || !rc_read_only(bdev))
 		return 0;
@@ -945,6 +945,7 @@ static int __init rc_init(void)
 	debugfs_create_file("devices", 0400, rc_debugfs, NULL,
 			    &rc_devices_fops);
 	debugfs_create_file("locks", 0400, rc_debugfs, NULL, &rc_locks_fops);
+	rc_lock_init();
 	ret = blk_hooks_register(&rc_hook_ops);
 	if (ret) {
 		debugfs_remove_recursive(rc_debugfs);
@@ -955,7 +956,7 @@ static int __init rc_init(void)
 	pr_info("loaded: open=%s submit=%s new_devices=%s\n",
 		rc_policy_names[rc_open_policy],
 		rc_policy_names[rc_submit_policy],
-		READ_ONCE(rc_lock_active) ? "ro" : "rw");
+		rc_lock_policy());
 	return 0;
 }
 

@@ -55,12 +55,27 @@ static const char * const rc_new_names[] = {
 static int rc_new_policy = RC_NEW_RW;
 /* Disks with RC_LOCK_KEPT. */
 static unsigned long rc_lock_nr_kept;
+DEFINE_STATIC_KEY_FALSE(rc_lock_key);
 /* new_devices=ro, or a disk kept locked: rc_disk_locked() must look. */
-bool rc_lock_active;
+static bool rc_lock_active;
+/* Module init done: the key may be switched (not while loading). */
+static bool rc_lock_live;
 static DEFINE_XARRAY(rc_lock_disks);
 /* Serializes the writers of the state above; exit closes them. */
 static DEFINE_MUTEX(rc_lock_mutex);
 static bool rc_lock_closed;
+
+/* Under rc_lock_mutex.  A key left on while nothing is locked only costs. */
+static void rc_lock_want(bool on)
+{
+	rc_lock_active = on;
+	if (!rc_lock_live)
+		return;
+	if (on)
+		static_branch_enable(&rc_lock_key);
+	else
+		static_branch_disable(&rc_lock_key);
+}
 
 /*
  * The xarray is indexed by unsigned long: a diskseq beyond 2^32 on a
@@ -184,8 +199,7 @@ static void rc_lock_prune(bool present_too)
 	}
 out:
 	xa_destroy(&seen);
-	WRITE_ONCE(rc_lock_active,
-		   rc_new_policy == RC_NEW_RO || rc_lock_nr_kept);
+	rc_lock_want(rc_new_policy == RC_NEW_RO || rc_lock_nr_kept);
 }
 
 static int rc_new_set(const char *val, const struct kernel_param *kp)
@@ -207,7 +221,7 @@ static int rc_new_set(const char *val, const struct kernel_param *kp)
 			rc_lock_prune(true);
 			pr_err("new_devices: no memory to note the disks present; still rw\n");
 		} else {
-			WRITE_ONCE(rc_lock_active, true);
+			rc_lock_want(true);
 			/* Readers that see ro see the disks noted present. */
 			smp_store_release(&rc_new_policy, RC_NEW_RO);
 			pr_info("new_devices=ro: every disk that appears from now on is read-only until unlocked\n");
@@ -343,6 +357,20 @@ int rc_locks_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+const char *rc_lock_policy(void)
+{
+	return rc_new_names[READ_ONCE(rc_new_policy)];
+}
+
+/* After the parameters given at load time: switch the key as they want. */
+void rc_lock_init(void)
+{
+	mutex_lock(&rc_lock_mutex);
+	rc_lock_live = true;
+	rc_lock_want(rc_lock_active);
+	mutex_unlock(&rc_lock_mutex);
+}
+
 static int rc_lock_clear_ro(struct gendisk *disk, void *data)
 {
 	if (rc_lock_flags(disk->diskseq) & RC_LOCK_SET_RO)
@@ -358,7 +386,7 @@ void rc_lock_exit(void)
 {
 	mutex_lock(&rc_lock_mutex);
 	rc_lock_closed = true;
-	WRITE_ONCE(rc_lock_active, false);
+	rc_lock_want(false);
 	blk_hooks_walk_disks(rc_lock_clear_ro, NULL);
 	mutex_unlock(&rc_lock_mutex);
 	xa_destroy(&rc_lock_disks);

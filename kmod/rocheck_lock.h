@@ -7,19 +7,23 @@
 #define ROCHECK_LOCK_H
 
 #include <linux/blkdev.h>
+#include <linux/jump_label.h>
 
 struct seq_file;
 
-extern bool rc_lock_active;
+/* On while new_devices=ro or a disk is kept locked. */
+DECLARE_STATIC_KEY_FALSE(rc_lock_key);
 bool __rc_disk_locked(struct gendisk *disk);
 
-/* One load and a branch while nothing is locked. */
+/* Nothing at all while nothing can be locked. */
 static inline bool rc_disk_locked(struct gendisk *disk)
 {
-	return READ_ONCE(rc_lock_active) && __rc_disk_locked(disk);
+	return static_branch_unlikely(&rc_lock_key) && __rc_disk_locked(disk);
 }
 
 void rc_lock_open(struct gendisk *disk);
+const char *rc_lock_policy(void);
+void rc_lock_init(void);
 int rc_locks_show(struct seq_file *m, void *v);
 void rc_lock_exit(void);
 

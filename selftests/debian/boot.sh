@@ -15,6 +15,20 @@ check "rocheck loaded at boot, version $ver" \
 	sh -c "[ \"\$(cat /sys/module/rocheck/version)\" = '$ver' ]"
 check "rocheck open=deny, from /etc/modprobe.d" \
 	sh -c "[ \"\$(cat /sys/module/rocheck/parameters/open)\" = deny ]"
+# new_devices=ro from the initramfs: the NVMe disk (a module-based driver,
+# probed by udev after rocheck loaded) is read-only from its appearance.
+check "rocheck loaded from the initramfs, before the NVMe disk appeared" \
+	sh -c "dmesg | awk '/rocheck: loaded/ && !r { r = NR } /nvme0n1/ && !n { n = NR }
+	                    END { exit !(r && n && r < n) }'"
+check "nvme0n1 locked from its appearance: no one set it read-only" \
+	sh -c "grep -q '^nvme0n1 .* locked\$' /sys/kernel/debug/rocheck/locks &&
+	       [ \"\$(blockdev --getro /dev/nvme0n1)\" = 1 ]"
+check "a write to nvme0n1 is refused" \
+	sh -c "! dd if=/dev/zero of=/dev/nvme0n1 bs=4k count=1 oflag=direct"
+check "rocheckctl status shows nvme0n1 locked" \
+	sh -c "rocheckctl status | grep -Eq '^nvme0n1 +[0-9:]+ +1 +locked'"
+check "rocheckctl unlock nvme0n1, then it takes a write" \
+	sh -c "rocheckctl unlock nvme0n1 && dd if=/dev/zero of=/dev/nvme0n1 bs=4k count=1 oflag=direct"
 check "intbounce and blkowner not loaded (not chosen)" \
 	sh -c "[ ! -d /sys/module/intbounce ] && [ ! -d /sys/module/blkowner ]"
 check "modprobe loads and unloads intbounce and blkowner" \
@@ -43,6 +57,9 @@ for d in /sys/block/sd*; do
 	grep -q scsi_debug "$d/device/model" 2>/dev/null && sd=${d##*/}
 done
 check "scsi_debug disk: /dev/${sd:-none}" test -b "/dev/$sd"
+# Added now, it is new to new_devices=ro: locked until unlocked.
+check "$sd, added after boot, is locked; rocheckctl unlock $sd" \
+	sh -c "rocheckctl status | grep -Eq '^$sd +[0-9:]+ +1 +locked' && rocheckctl unlock $sd"
 exec 3<> "/dev/$sd"
 dd if=/dev/urandom bs=64k count=1 status=none >&3
 blockdev --setro "/dev/$sd"

@@ -45,7 +45,8 @@ missing= n=0
 for m in rocheck intbounce blkowner; do
 	for p in $(modinfo -F parm "$m" | cut -d: -f1); do
 		n=$((n + 1))
-		grep -q "^#options $m $p=" /etc/modprobe.d/blkpolicy.conf ||
+		grep -q -e "^#options $m $p=" -e "^# $p: runtime only:" \
+			/etc/modprobe.d/blkpolicy.conf ||
 			missing="$missing $m.$p"
 	done
 done
@@ -60,4 +61,22 @@ check "chose rocheck open=deny at boot (modules-load.d, modprobe.d)" \
 	       sed -i 's/^#options rocheck open=warn\$/options rocheck open=deny/' /etc/modprobe.d/blkpolicy.conf &&
 	       grep -qx rocheck /etc/modules-load.d/blkpolicy.conf &&
 	       grep -qx 'options rocheck open=deny' /etc/modprobe.d/blkpolicy.conf"
+# Disks that appear from the initramfs on are read-only: rocheck goes in
+# the initramfs, loaded before udev probes them (the NVMe disk here).
+check "chose rocheck new_devices=ro and rebuilt the initramfs (update-initramfs -u)" \
+	sh -c "sed -i 's/^#options rocheck new_devices=rw\$/options rocheck new_devices=ro/' /etc/modprobe.d/blkpolicy.conf &&
+	       grep -qx 'options rocheck new_devices=ro' /etc/modprobe.d/blkpolicy.conf &&
+	       update-initramfs -u -k $krel"
+# init_top_order: the initramfs holds rocheck and its options, and its
+# init-top ORDER runs blkpolicy before udev.
+init_top_order() {
+	rm -rf /tmp/ird && unmkinitramfs "/boot/initrd.img-$krel" /tmp/ird || return 1
+	find /tmp/ird -name 'rocheck.ko*' | grep -q . || return 1
+	find /tmp/ird -path '*/etc/modprobe.d/blkpolicy.conf' | grep -q . || return 1
+	order=$(find /tmp/ird -path '*/scripts/init-top/ORDER' | head -1)
+	cat "$order"
+	awk '/init-top\/blkpolicy/ { b = NR } /init-top\/udev/ { u = NR }
+	     END { exit !(b && u && b < u) }' "$order"
+}
+check "the initramfs holds rocheck and its options, and loads it before udev" init_top_order
 sync
