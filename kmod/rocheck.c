@@ -612,23 +612,18 @@ static bool rc_disk_has_parts(struct gendisk *disk)
 	return xa_is_node(rcu_access_pointer(disk->part_tbl.xa_head));
 }
 
-static blk_status_t rc_submit(struct bio *bio)
+/*
+ * A write to a read-only device, or to a whole disk with partitions: out
+ * of line, so the common case (a writable disk) pays for no stack frame.
+ */
+static noinline blk_status_t rc_submit_slow(struct bio *bio)
 {
 	struct block_device *bdev = bio->bi_bdev, *part;
 	blk_status_t ret = BLK_STS_OK;
 
-	/* Every op that changes data or zone state has the write bit. */
-	if (!op_is_write(bio_op(bio)))
-		return BLK_STS_OK;
-	/* An empty flush changes nothing on the medium. */
-	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
-		return BLK_STS_OK;
 	if (rc_read_only(bdev))
 		return rc_verdict(bio, bdev, (bio->bi_opf & REQ_NOWAIT) ?
 					     GFP_NOWAIT : GFP_NOIO);
-	if (bdev_is_partition(bdev) || !bio_sectors(bio) ||
-	    !rc_disk_has_parts(bdev->bd_disk))
-		return BLK_STS_OK;
 	/* Addressed to the whole disk: a dm or md table on it, a plain write. */
 	rcu_read_lock();
 	part = rc_ro_part_in_range(bdev->bd_disk, bio->bi_iter.bi_sector,
@@ -637,6 +632,23 @@ static blk_status_t rc_submit(struct bio *bio)
 		ret = rc_verdict(bio, part, GFP_NOWAIT);
 	rcu_read_unlock();
 	return ret;
+}
+
+static blk_status_t rc_submit(struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+
+	/* Every op that changes data or zone state has the write bit. */
+	if (!op_is_write(bio_op(bio)))
+		return BLK_STS_OK;
+	/* An empty flush changes nothing on the medium. */
+	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
+		return BLK_STS_OK;
+	if (!rc_read_only(bdev) &&
+	    (bdev_is_partition(bdev) || !bio_sectors(bio) ||
+	     !rc_disk_has_parts(bdev->bd_disk)))
+		return BLK_STS_OK;
+	return rc_submit_slow(bio);
 }
 
 /*
