@@ -303,9 +303,7 @@ static int rc_dev_policies_parse(const char *val, void *out)
 {
 	struct rc_dev_policies *dp = out;
 	char *buf, *s, *tok, *eq;
-	unsigned int major, minor;
 	int p, ret = 0;
-	char c;
 
 	if (strlen(val) > 1024)
 		return -EINVAL;
@@ -329,13 +327,10 @@ static int rc_dev_policies_parse(const char *val, void *out)
 		}
 		dp->ent[dp->nr].policy = p;
 		/* A colon only appears in MAJ:MIN, never in a disk name. */
-		if (strchr(tok, ':')) {
-			if (sscanf(tok, "%u:%u%c", &major, &minor, &c) != 2 ||
-			    major > MINORMASK >> 8 || minor > MINORMASK) {
-				ret = -EINVAL;
-				break;
-			}
-			dp->ent[dp->nr].dev = MKDEV(major, minor);
+		if (strchr(tok, ':') &&
+		    !rc_parse_majmin(tok, &dp->ent[dp->nr].dev)) {
+			ret = -EINVAL;
+			break;
 		}
 		strscpy(dp->ent[dp->nr].name, tok, BDEVNAME_SIZE);
 		dp->nr++;

@@ -256,6 +256,19 @@ module_param_cb(new_devices, &rc_new_ops, NULL, 0600);
 MODULE_PARM_DESC(new_devices,
 		 "Disks that appear later (hotplug, rescan, new dm/md/loop devices, loop attach, new media): rw (default), ro (read-only from the moment they exist, until named in unlock)");
 
+/* MAJ:MIN, as dev_policy and unlock take a device; false if it is not. */
+bool rc_parse_majmin(const char *s, dev_t *dev)
+{
+	unsigned int major, minor;
+	char c;
+
+	if (sscanf(s, "%u:%u%c", &major, &minor, &c) != 2 ||
+	    major > MINORMASK >> 8 || minor > MINORMASK)
+		return false;
+	*dev = MKDEV(major, minor);
+	return true;
+}
+
 struct rc_unlock_req {
 	const char *name;
 	dev_t dev;
@@ -290,21 +303,15 @@ static int rc_unlock_set(const char *val, const struct kernel_param *kp)
 {
 	struct rc_unlock_req req = { };
 	char name[BDEVNAME_SIZE];
-	unsigned int major, minor;
 	int ret;
-	char c;
 
 	if (strscpy(name, skip_spaces(val), sizeof(name)) < 0)
 		goto bad;
 	strim(name);
 	if (!*name)
 		goto bad;
-	if (strchr(name, ':')) {
-		if (sscanf(name, "%u:%u%c", &major, &minor, &c) != 2 ||
-		    major > MINORMASK >> 8 || minor > MINORMASK)
-			goto bad;
-		req.dev = MKDEV(major, minor);
-	}
+	if (strchr(name, ':') && !rc_parse_majmin(name, &req.dev))
+		goto bad;
 	req.name = name;
 	mutex_lock(&rc_lock_mutex);
 	ret = rc_lock_closed ? -ENODEV :

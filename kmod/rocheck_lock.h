@@ -21,6 +21,7 @@ static inline bool rc_disk_locked(struct gendisk *disk)
 	return static_branch_unlikely(&rc_lock_key) && __rc_disk_locked(disk);
 }
 
+bool rc_parse_majmin(const char *s, dev_t *dev);
 void rc_lock_open(struct gendisk *disk);
 const char *rc_lock_policy(void);
 void rc_lock_init(void);
