@@ -108,10 +108,22 @@ platform)	# this kernel, nothing loaded
 	nullb
 	for i in 1 2 3 4; do iops "${RW4K[@]}"; done | median | sed 's/^/result iops /'
 	;;
-rocheck)
+rocheck|rocheck_armed)	# rocheck_armed: a read-only loop device beside, so armed
 	nullb
+	want=0
+	if [ "$1" = rocheck_armed ]; then
+		want=1
+		modprobe loop && dd if=/dev/zero of=/tmp/ro.img bs=1M count=1 status=none &&
+			losetup -r -f /tmp/ro.img || exit 1
+	fi
 	ro_off() { echo "off $(iops "${RW4K[@]}")"; }
-	ro_on() { modprobe rocheck || exit 1; echo "on $(iops "${RW4K[@]}")"; rmmod rocheck; }
+	ro_on() {
+		modprobe rocheck || exit 1
+		[ "$(awk '$1 == "armed" { print $2 }' /sys/kernel/debug/rocheck/submit)" = $want ] ||
+			{ echo "bench: rocheck's submit hook is not armed=$want" >&2; exit 1; }
+		echo "on $(iops "${RW4K[@]}")"
+		rmmod rocheck
+	}
 	pairs 7 ro_off ro_on > /tmp/r
 	pair_ratios ratio
 	echo "result without $(awk '$1 == "off" { print $2 }' /tmp/r | median)"
@@ -268,6 +280,9 @@ profile_blkowner)	# bench/profile: the blkowner section's writes, off or on ($2)
 	;;
 profile_rocheck)	# bench/profile: the rocheck section's 4 KiB writes, off or on ($2)
 	nullb
+	# A read-only loop device beside: the submit hook armed, as it profiles.
+	modprobe loop && dd if=/dev/zero of=/tmp/ro.img bs=1M count=1 status=none &&
+		losetup -r -f /tmp/ro.img || exit 1
 	bw_kib "${RW4K[@]}" --io_size=32m > /dev/null
 	profile_load rocheck "${2:-}"
 	bw_kib "${RW4K[@]}" --io_size=128m > /dev/null

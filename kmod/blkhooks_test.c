@@ -19,7 +19,7 @@
 
 enum { HT_OPEN, HT_OPEN_WRITE, HT_SUBMIT, HT_SUBMIT_WRITE, HT_PASSTHROUGH,
 	HT_PREP, HT_DIRTY, HT_THROTTLE, HT_MIGRATE, HT_SPLIT, HT_ANON_NEW,
-	HT_ANON_FREE, HT_NR };
+	HT_ANON_FREE, HT_SET_RO, HT_SET_RO_ON, HT_SET_RO_ADDED, HT_NR };
 
 static const char * const ht_names[HT_NR] = {
 	[HT_OPEN] = "open",
@@ -34,6 +34,9 @@ static const char * const ht_names[HT_NR] = {
 	[HT_SPLIT] = "folio_split",
 	[HT_ANON_NEW] = "anon_folio_new",
 	[HT_ANON_FREE] = "anon_folio_free",
+	[HT_SET_RO] = "set_ro",
+	[HT_SET_RO_ON] = "set_ro_on",
+	[HT_SET_RO_ADDED] = "set_ro_added",
 };
 
 static atomic_long_t ht_count[HT_NR];
@@ -105,6 +108,16 @@ static void ht_anon_folio_free(struct folio *folio)
 	atomic_long_inc(&ht_count[HT_ANON_FREE]);
 }
 
+/* A change is announced before it is made: read-only already means added. */
+static void ht_set_ro(struct gendisk *disk, struct block_device *bdev,
+		      bool read_only)
+{
+	atomic_long_inc(&ht_count[HT_SET_RO]);
+	if (read_only)
+		atomic_long_inc(&ht_count[get_disk_ro(disk) ? HT_SET_RO_ADDED :
+					  HT_SET_RO_ON]);
+}
+
 static struct blk_hook_ops ht_ops = {
 	.open = ht_open,
 	.submit = ht_submit,
@@ -116,6 +129,7 @@ static struct blk_hook_ops ht_ops = {
 	.folio_split = ht_folio_split,
 	.anon_folio_new = ht_anon_folio_new,
 	.anon_folio_free = ht_anon_folio_free,
+	.set_ro = ht_set_ro,
 };
 
 static DEFINE_MUTEX(ht_lock);

@@ -66,6 +66,7 @@
 #include <scsi/scsi_device.h>
 
 #include "blkpolicy_param.h"
+#include "rocheck_arm.h"
 #include "rocheck_cmd.h"
 #include "rocheck_lock.h"
 
@@ -910,6 +911,7 @@ static struct blk_hook_ops rc_hook_ops = {
 	.submit = rc_submit,
 	.passthrough = rc_passthrough,
 	.nvme_cmd = rc_nvme_cmd,
+	.set_ro = rc_arm_set_ro,
 };
 
 /* ---- debugfs ---- */
@@ -935,6 +937,7 @@ static int rc_devices_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(rc_devices);
 DEFINE_SHOW_ATTRIBUTE(rc_locks);
+DEFINE_SHOW_ATTRIBUTE(rc_arm_state);
 
 /* ---- module ---- */
 
@@ -952,6 +955,7 @@ static int __init rc_init(void)
 	debugfs_create_file("devices", 0400, rc_debugfs, NULL,
 			    &rc_devices_fops);
 	debugfs_create_file("locks", 0400, rc_debugfs, NULL, &rc_locks_fops);
+	debugfs_create_file("submit", 0400, rc_debugfs, NULL, &rc_arm_state_fops);
 	rc_lock_init();
 	ret = blk_hooks_register(&rc_hook_ops);
 	if (ret) {
@@ -960,6 +964,7 @@ static int __init rc_init(void)
 		kfree(rcu_access_pointer(rc_exempt));
 		return ret;
 	}
+	rc_arm_init(&rc_hook_ops);
 	pr_info("loaded: open=%s submit=%s new_devices=%s\n",
 		rc_policy_names[rc_open_policy],
 		rc_policy_names[rc_submit_policy],
@@ -974,6 +979,7 @@ static void __exit rc_exit(void)
 	struct rc_exempt *ex;
 	unsigned long idx;
 
+	rc_arm_exit();
 	blk_hooks_unregister(&rc_hook_ops);
 	debugfs_remove_recursive(rc_debugfs);
 	rc_lock_exit();

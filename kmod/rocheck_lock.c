@@ -37,6 +37,7 @@
 #include <linux/seq_file.h>
 #include <linux/xarray.h>
 
+#include "rocheck_arm.h"
 #include "rocheck_lock.h"
 
 /* What rocheck keeps for a disk, by diskseq: xa_mk_value() of these. */
@@ -69,6 +70,7 @@ static bool rc_lock_closed;
 static void rc_lock_want(bool on)
 {
 	rc_lock_active = on;
+	rc_arm_for_locks(on);
 	if (!rc_lock_live)
 		return;
 	if (on)
@@ -139,7 +141,7 @@ void rc_lock_open(struct gendisk *disk)
 	/* Again under the mutex: an unlock may have come in between. */
 	mutex_lock(&rc_lock_mutex);
 	if (rc_disk_locked(disk) && !get_disk_ro(disk)) {
-		bdev_set_flag(disk->part0, BD_READ_ONLY);
+		blk_hooks_set_read_only(disk, disk->part0, true);
 		flags = rc_lock_flags(disk->diskseq);
 		if (rc_lock_set_flags(disk->diskseq, flags | RC_LOCK_SET_RO))
 			pr_warn_ratelimited("%s: no memory to note its read-only flag: unlock will leave it set\n",
@@ -292,7 +294,7 @@ static int rc_unlock_disk(struct gendisk *disk, void *data)
 	if (ret)
 		return ret;
 	if (flags & RC_LOCK_SET_RO)
-		bdev_clear_flag(disk->part0, BD_READ_ONLY);
+		blk_hooks_set_read_only(disk, disk->part0, false);
 	pr_info("%s: unlocked (diskseq %llu) by %s[%d]%s\n", disk->disk_name,
 		disk->diskseq, current->comm, task_pid_nr(current),
 		get_disk_ro(disk) ? "; its read-only flag is not rocheck's and stays" : "");
@@ -381,7 +383,7 @@ void rc_lock_init(void)
 static int rc_lock_clear_ro(struct gendisk *disk, void *data)
 {
 	if (rc_lock_flags(disk->diskseq) & RC_LOCK_SET_RO)
-		bdev_clear_flag(disk->part0, BD_READ_ONLY);
+		blk_hooks_set_read_only(disk, disk->part0, false);
 	return 0;
 }
 

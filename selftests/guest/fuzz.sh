@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
-# plan: 60
+# plan: 61
 #
 # Hostile input: every writable parameter of every module is written with
 # empty strings, very long strings, out-of-range numbers, unknown words,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
-# plan: 25
+# plan: 30
 # numa: 2
 #
 # Platform: each hook of hooks.patch fires where it should, stops firing
@@ -70,6 +70,29 @@ expect_gt "dirty_throttle hook fires at ratelimit points only (< 256 for 1024 pa
 p=$(count passthrough)
 sg_inq "$sd" >/dev/null 2>&1 || fail "sg_inq $sd"
 expect_gt "passthrough hook fires for an SG_IO INQUIRY" "$(count passthrough)" "$p"
+
+# set_ro: each change of a read-only flag, announced before it is made,
+# and only a change; a disk its driver made read-only before adding it
+# (scsi_debug's write protect, read at probe) again once it is added.
+r=$(count set_ro); on=$(count set_ro_on)
+blockdev --setro "$sd"
+expect_eq "set_ro hook: BLKROSET announced once, as turning read-only" \
+	"$((r + 1)) $((on + 1))" "$(count set_ro) $(count set_ro_on)"
+blockdev --setro "$sd"
+expect_eq "set_ro hook: BLKROSET to the state it has announces nothing" "$((r + 1))" "$(count set_ro)"
+blockdev --setrw "$sd"
+expect_eq "set_ro hook: BLKROSET back to writable announced" "$((r + 2))" "$(count set_ro)"
+ad=$(count set_ro_added); on=$(count set_ro_on)
+echo 1 > /sys/module/scsi_debug/parameters/wp
+echo 1 > /sys/bus/pseudo/drivers/scsi_debug/add_host
+sleep 1
+echo 0 > /sys/module/scsi_debug/parameters/wp
+# sd reads the write protect bit at each revalidation, clearing the flag
+# first: turning read-only is announced once or more.
+expect_gt "set_ro hook: a disk read-only at probe: set_disk_ro() announced" "$(count set_ro_on)" "$on"
+expect_eq "set_ro hook: a disk read-only at probe: announced again once added, once" \
+	"$((ad + 1))" "$(count set_ro_added)"
+echo -1 > /sys/bus/pseudo/drivers/scsi_debug/add_host
 
 # folio_migrate: 16 dirty page-cache pages moved to the other node;
 # folio_split: an XFS file cached in large folios split to pages.
