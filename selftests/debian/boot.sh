@@ -25,6 +25,29 @@ check "nvme0n1 locked from its appearance: no one set it read-only" \
 	       [ \"\$(blockdev --getro /dev/nvme0n1)\" = 1 ]"
 check "a write to nvme0n1 is refused" \
 	sh -c "! dd if=/dev/zero of=/dev/nvme0n1 bs=4k count=1 oflag=direct"
+# The evidence volume (install.sh): LVM activates it during boot and
+# systemd mounts it read-only from fstab, which would replay its journal
+# through dm onto locked nvme0n1.  The volume is a new disk too, locked
+# from its appearance, so ext4 sees it read-only and does not replay.
+check "at boot, LVM's volume on nvme0n1 (dm) was locked as a new disk" \
+	sh -c "dm=\$(basename \$(readlink -f /dev/evidence/data)) &&
+	       grep -q \"^\$dm .* locked\$\" /sys/kernel/debug/rocheck/locks &&
+	       [ \"\$(blockdev --getro /dev/evidence/data)\" = 1 ]"
+# The mount may still be under way: wait for its verdict.
+no_replay() {
+	for i in $(seq 90); do
+		dmesg | grep -q 'EXT4-fs (dm-[0-9]*): write access unavailable' && return 0
+		sleep 1
+	done
+	return 1
+}
+check "the fstab mount found it read-only and did not replay the journal" no_replay
+dmesg | grep -E 'rocheck: (nvme0n1|dm-[0-9]+): new|EXT4-fs \(dm-' | head -4 | sed 's/^/# /'
+check "the evidence volume is not mounted" \
+	sh -c "! grep -q ' /evidence ' /proc/mounts"
+check "nvme0n1 unchanged since the first boot (sha256 of every sector)" \
+	sh -c "dd if=/dev/nvme0n1 bs=1M iflag=direct status=none | sha256sum |
+	       cmp -s - /var/lib/blkpolicy-test/nvme.sha256"
 check "rocheckctl status shows nvme0n1 locked" \
 	sh -c "rocheckctl status | grep -Eq '^nvme0n1 +[0-9:]+ +1 +locked'"
 check "rocheckctl unlock nvme0n1, then it takes a write" \

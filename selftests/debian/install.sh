@@ -55,6 +55,44 @@ check "/etc/modprobe.d/blkpolicy.conf lists every parameter ($n${missing:+; miss
 
 [ -f kconfig ] || . /mnt/step/kernels.sh
 
+# Evidence for the next boot: an LVM volume group on the NVMe disk with
+# an ext4 volume left needing recovery (shut down with transactions in
+# its journal), in fstab read-only, as an examiner's machine would mount
+# it.  LVM activates it at boot (udev), and systemd's mount replays the
+# journal through dm: the volume is not read-only though the disk will be
+# locked.  The disk's sha256 is kept for boot.sh.
+evidence() {
+	cat > /tmp/goingdown.c <<'EOC'
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+/* ext4's EXT4_IOC_SHUTDOWN (XFS_IOC_GOINGDOWN), flushing the journal. */
+int main(int argc, char **argv)
+{
+	uint32_t flags = 1;
+	int fd = open(argv[1], O_RDONLY);
+
+	return fd < 0 || ioctl(fd, _IOR('X', 125, uint32_t), &flags) < 0;
+}
+EOC
+	# This boot's kernel had no modules installed when udev probed.
+	modprobe nvme && udevadm settle && [ -b /dev/nvme0n1 ] &&
+	gcc -o /tmp/goingdown /tmp/goingdown.c &&
+	pvcreate -q /dev/nvme0n1 && vgcreate -q evidence /dev/nvme0n1 &&
+	lvcreate -q -y -L 16m -n data evidence &&
+	mkfs.ext4 -q /dev/evidence/data && mkdir -p /evidence &&
+	mount /dev/evidence/data /evidence &&
+	head -c 1048576 /dev/urandom > /evidence/f && sync &&
+	touch /evidence/g && /tmp/goingdown /evidence && umount /evidence &&
+	dumpe2fs -h /dev/evidence/data 2>/dev/null | grep -q needs_recovery &&
+	vgchange -q -an evidence &&
+	echo '/dev/evidence/data /evidence ext4 ro,nofail 0 0' >> /etc/fstab &&
+	mkdir -p /var/lib/blkpolicy-test &&
+	dd if=/dev/nvme0n1 bs=1M iflag=direct status=none | sha256sum \
+		> /var/lib/blkpolicy-test/nvme.sha256
+}
+check "an LVM volume on the NVMe disk needing recovery, in fstab ro" evidence
+
 # The policy for the next boot, as the packaged files document it.
 check "chose rocheck open=deny at boot (modules-load.d, modprobe.d)" \
 	sh -c "sed -i 's/^#rocheck\$/rocheck/' /etc/modules-load.d/blkpolicy.conf &&
