@@ -83,9 +83,20 @@ expect_eq "set_ro hook: BLKROSET to the state it has announces nothing" "$((r + 
 blockdev --setrw "$sd"
 expect_eq "set_ro hook: BLKROSET back to writable announced" "$((r + 2))" "$(count set_ro)"
 ad=$(count set_ro_added); on=$(count set_ro_on)
+nsd=$(ls -d /sys/block/sd* | wc -l)
 echo 1 > /sys/module/scsi_debug/parameters/wp
 echo 1 > /sys/bus/pseudo/drivers/scsi_debug/add_host
-sleep 1
+# The host is scanned asynchronously: wait for its disk (a second under
+# load was not enough).
+for ((i = 0; i < 300; i++)); do
+	[ "$(ls -d /sys/block/sd* | wc -l)" -gt "$nsd" ] && break
+	sleep 0.1
+done
+# Announced just after the disk joins sysfs: give it up to 5 s.
+for ((i = 0; i < 50; i++)); do
+	[ "$(count set_ro_added)" -gt "$ad" ] && break
+	sleep 0.1
+done
 echo 0 > /sys/module/scsi_debug/parameters/wp
 # sd reads the write protect bit at each revalidation, clearing the flag
 # first: turning read-only is announced once or more.
