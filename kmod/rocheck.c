@@ -661,6 +661,17 @@ static struct block_device *rc_ro_in_range(struct gendisk *disk,
 	return rc_ro_part_in_range(disk, start, end);
 }
 
+/* Whether @disk or any partition of it is read-only to rocheck. */
+bool rc_disk_any_ro(struct gendisk *disk)
+{
+	bool ro;
+
+	rcu_read_lock();
+	ro = rc_ro_in_range(disk, 0, (sector_t)-1);
+	rcu_read_unlock();
+	return ro;
+}
+
 enum rc_proto {
 	RC_PROTO_OTHER,
 	RC_PROTO_SCSI,

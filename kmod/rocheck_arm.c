@@ -32,7 +32,6 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
-#include <linux/xarray.h>
 
 #include "rocheck_arm.h"
 
@@ -96,23 +95,9 @@ void rc_arm_for_locks(bool on)
 	spin_unlock_irqrestore(&rc_arm_lock, flags);
 }
 
-/* part_tbl holds the whole disk at index 0 and its partitions after it. */
 static int rc_disk_read_only(struct gendisk *disk, void *data)
 {
-	struct block_device *part;
-	unsigned long idx;
-
-	int ro = get_disk_ro(disk);
-
-	/* Partitions are freed after a grace period. */
-	rcu_read_lock();
-	xa_for_each(&disk->part_tbl, idx, part) {
-		if (ro)
-			break;
-		ro = bdev_read_only(part);
-	}
-	rcu_read_unlock();
-	return ro;
+	return rc_disk_any_ro(disk);
 }
 
 static void rc_arm_look(struct work_struct *work)

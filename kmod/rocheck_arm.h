@@ -19,5 +19,7 @@ void rc_arm_for_locks(bool on);
 void rc_arm_init(struct blk_hook_ops *ops);
 void rc_arm_exit(void);
 int rc_arm_state_show(struct seq_file *m, void *v);
+/* In rocheck.c. */
+bool rc_disk_any_ro(struct gendisk *disk);
 
 #endif
