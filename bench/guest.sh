@@ -100,6 +100,11 @@ nullb_ext4() {
 	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/nullb0 &&
 		mount /dev/nullb0 /mnt || { echo "bench: cannot mount ext4 on null_blk" >&2; exit 1; }
 }
+# ro_loop: a read-only loop device, so rocheck's submit hook is armed.
+ro_loop() {
+	modprobe loop && dd if=/dev/zero of=/tmp/ro.img bs=1M count=1 status=none &&
+		losetup -r -f /tmp/ro.img
+}
 RW4K=(--name=r --filename=/dev/nullb0 --rw=randwrite --bs=4k --direct=1
       --ioengine=libaio --iodepth=32)
 
@@ -113,8 +118,7 @@ rocheck|rocheck_armed)	# rocheck_armed: a read-only loop device beside, so armed
 	want=0
 	if [ "$1" = rocheck_armed ]; then
 		want=1
-		modprobe loop && dd if=/dev/zero of=/tmp/ro.img bs=1M count=1 status=none &&
-			losetup -r -f /tmp/ro.img || exit 1
+		ro_loop || exit 1
 	fi
 	ro_off() { echo "off $(iops "${RW4K[@]}")"; }
 	ro_on() {
@@ -281,8 +285,7 @@ profile_blkowner)	# bench/profile: the blkowner section's writes, off or on ($2)
 profile_rocheck)	# bench/profile: the rocheck section's 4 KiB writes, off or on ($2)
 	nullb
 	# A read-only loop device beside: the submit hook armed, as it profiles.
-	modprobe loop && dd if=/dev/zero of=/tmp/ro.img bs=1M count=1 status=none &&
-		losetup -r -f /tmp/ro.img || exit 1
+	ro_loop || exit 1
 	bw_kib "${RW4K[@]}" --io_size=32m > /dev/null
 	profile_load rocheck "${2:-}"
 	bw_kib "${RW4K[@]}" --io_size=128m > /dev/null
